@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Riffle",
+    products: [
+        .library(name: "RiffleKit", targets: ["RiffleKit"]),
+        .executable(name: "riffle", targets: ["riffle"]),
+    ],
+    targets: [
+        // Wide-character ncurses from Debian. No pkgConfig: SwiftPM would drop its -D flags with a warning.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "RiffleKit"),
+        .target(name: "CWidth"),
+        .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
+        .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw"]),
+        .target(name: "DemoServer", resources: [.copy("../../Assets/demo")]),
+        .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer"]),
+        .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
+
+        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
+        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer"]),
+        .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "DemoServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+#ifndef CNCURSESW_SHIM_H
+#define CNCURSESW_SHIM_H
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <wchar.h>
+#include <stdio.h>
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+#include <ncursesw/curses.h>
+
+// Swift cannot import macros built on NCURSES_BITS, function-like macros, or the
+// mutable globals (stdscr, LINES, COLS) under strict concurrency: wrap them here.
+static inline WINDOW *cn_stdscr(void) { return stdscr; }
+static inline int cn_lines(void) { return LINES; }
+static inline int cn_cols(void) { return COLS; }
+static inline attr_t cn_a_bold(void) { return A_BOLD; }
+static inline attr_t cn_a_dim(void) { return A_DIM; }
+static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
+static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cn_a_normal(void) { return A_NORMAL; }
+static inline int cn_key_f(int n) { return KEY_F(n); }
+static inline FILE *cn_stdout(void) { return stdout; }
+static inline FILE *cn_stdin(void) { return stdin; }
+static inline mmask_t cn_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
+static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+/// Draws one cell: a NUL-terminated wide string (a base character and its combining marks).
+static inline int cn_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, short pair) {
+    cchar_t cc;
+    if (setcchar(&cc, chars, attrs, pair, NULL) != OK) return ERR;
+    return mvadd_wch(y, x, &cc);
+}
+#endif

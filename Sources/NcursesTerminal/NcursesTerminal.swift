@@ -1,0 +1,2 @@
+import RiffleTUI
+import CNcursesw

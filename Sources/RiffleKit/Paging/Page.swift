@@ -1,0 +1,32 @@
+import Foundation
+
+/// One page of a feed: its items and where they came from.
+public struct Page: Sendable, Equatable {
+    /// Where a page's bytes came from.
+    public enum Source: String, Sendable, Equatable {
+        /// Read from `feed_<page>.json` with no request.
+        case disk
+        /// Fetched from the server just now.
+        case network
+    }
+
+    /// The page number, 1-based unless the feed says otherwise.
+    public var number: Int
+    public var items: [Item]
+    /// The exact bytes the server sent.
+    public var data: Data
+    public var source: Source
+    /// When these bytes were fetched from the server (not when they were read from disk).
+    public var fetchedAt: Date
+    /// The HTTP status of the response that produced these bytes.
+    public var status: Int
+
+    public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
+        self.number = number
+        self.items = items
+        self.data = data
+        self.source = source
+        self.fetchedAt = fetchedAt
+        self.status = status
+    }
+}

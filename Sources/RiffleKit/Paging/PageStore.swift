@@ -1,0 +1,94 @@
+import Foundation
+
+/// The pages of one feed on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact bytes the
+/// server sent and `feed_<page>.meta.json` what Riffle knows about them.
+///
+/// Files are written atomically (a temporary file in the same folder, fsync, rename), so a crash
+/// leaves either the old file or the new one. Folders are created with mode 0700.
+public struct PageStore: Sendable {
+    /// What Riffle keeps beside each page. Times are Riffle's own: on Linux a file's "creation date"
+    /// is really its last status change.
+    public struct Metadata: Sendable, Equatable, Codable {
+        public var url: String
+        public var fetchedAt: Date
+        public var status: Int
+        public var etag: String?
+        public var lastModified: String?
+
+        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil) {
+            self.url = url
+            self.fetchedAt = fetchedAt
+            self.status = status
+            self.etag = etag
+            self.lastModified = lastModified
+        }
+    }
+
+    /// The feed's folder.
+    public let directory: URL
+
+    /// - Parameters:
+    ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
+    ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
+    public init(cacheDirectory: URL, feedID: String) {
+        directory = cacheDirectory.appendingPathComponent("feeds", isDirectory: true)
+            .appendingPathComponent(feedID, isDirectory: true)
+    }
+
+    public func bodyURL(_ page: Int) -> URL { directory.appendingPathComponent("feed_\(page).json") }
+    public func metadataURL(_ page: Int) -> URL { directory.appendingPathComponent("feed_\(page).meta.json") }
+
+    /// The stored bytes and metadata of `page`, or nil when it is not on disk.
+    public func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
+        guard let data = FileManager.default.contents(atPath: bodyURL(page).path) else { return nil }
+        let metadata = FileManager.default.contents(atPath: metadataURL(page).path).flatMap(Self.decodeMetadata)
+        return (data, metadata)
+    }
+
+    /// Replaces `page` with `data`, atomically.
+    public func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
+        try Self.makeDirectory(directory)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            try data.write(to: bodyURL(page), options: .atomic)
+            try encoder.encode(metadata).write(to: metadataURL(page), options: .atomic)
+        } catch {
+            throw .storage(path: bodyURL(page).path, reason: RiffleError.oneLine(error.localizedDescription))
+        }
+    }
+
+    /// Removes `page` (used when a stored file turns out to be corrupt).
+    public func remove(_ page: Int) {
+        try? FileManager.default.removeItem(at: bodyURL(page))
+        try? FileManager.default.removeItem(at: metadataURL(page))
+    }
+
+    /// The page numbers on disk, in order.
+    public func storedPages() -> [Int] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name -> Int? in
+            guard name.hasPrefix("feed_"), name.hasSuffix(".json"), !name.hasSuffix(".meta.json") else { return nil }
+            return Int(name.dropFirst(5).dropLast(5))
+        }.sorted()
+    }
+
+    /// Creates `url` and any missing parents with mode 0700.
+    public static func makeDirectory(_ url: URL) throws(RiffleError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .storage(path: url.path, reason: RiffleError.oneLine(error.localizedDescription))
+        }
+    }
+
+    // Metadata is read on every disk hit: use the fast parser rather than JSONDecoder.
+    static func decodeMetadata(_ data: Data) -> Metadata? {
+        guard let value = try? JSONParser.parse(data), let url = value["url"]?.stringValue,
+              let fetched = value["fetchedAt"]?.doubleValue, let status = value["status"]?.doubleValue else { return nil }
+        return Metadata(url: url, fetchedAt: Date(timeIntervalSince1970: fetched), status: Int(status),
+                        etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response as RiffleKit needs it: status, headers and the whole body.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: Data
+    public var url: URL
+
+    public init(status: Int, headers: [String: String], body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// A header's value, whatever the case of `name`.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Something that can send a request and return the whole response.
+public protocol HTTPTransporting: Sendable {
+    /// Sends `request`; cancelling the calling task cancels the transfer.
+    func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse
+}
+
+/// The URLSession-backed transport.
+///
+/// Ephemeral, with no URLCache and no cookies: on Linux Foundation's URLCache keys entries by host and
+/// path only, so it would hand page 1 back for page 2; RiffleKit keeps its own cache.
+public final class URLSessionTransport: HTTPTransporting {
+    private let session: URLSession
+
+    /// - Parameter timeout: whole seconds (FoundationNetworking truncates fractions).
+    public init(timeout: Int = 30) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = TimeInterval(max(1, timeout))
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    public func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse {
+        let url = request.url ?? URL(string: "about:blank")!
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { throw RiffleError.transport("not an HTTP response from \(url.host ?? "")") }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+            }
+            return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url ?? url)
+        } catch {
+            if Task.isCancelled { throw .cancelled }
+            throw RiffleError(error, url: url)
+        }
+    }
+}

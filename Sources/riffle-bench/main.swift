@@ -1,0 +1,1 @@
+print("riffle-bench")
