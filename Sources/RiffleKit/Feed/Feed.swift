@@ -16,10 +16,13 @@ public struct Feed: Sendable, Hashable {
     public var template: String
     /// The number the server gives its first page (0 or 1). Riffle always numbers pages from 1.
     public var firstPage: Int
+    /// What identifies the feed's pages on disk; the template unless set (the demo feed's port
+    /// changes every run, its pages should not move).
+    public var cacheIdentity: String
 
     /// Creates a feed after checking the template: it must parse as an http(s) URL with a host and contain `{page}`.
     /// - Throws: `Feed.TemplateError` saying what is wrong.
-    public init(template: String, name: String? = nil, firstPage: Int = 1) throws(TemplateError) {
+    public init(template: String, name: String? = nil, firstPage: Int = 1, cacheIdentity: String? = nil) throws(TemplateError) {
         guard template.contains(Self.pagePlaceholder) else { throw .missingPlaceholder(template) }
         guard let url = URL(string: template.replacingOccurrences(of: Self.pagePlaceholder, with: "1")),
               let scheme = url.scheme?.lowercased() else { throw .unparsable(template) }
@@ -28,10 +31,11 @@ public struct Feed: Sendable, Hashable {
         self.template = template
         self.firstPage = firstPage
         self.name = name ?? host
+        self.cacheIdentity = cacheIdentity ?? template
     }
 
-    /// A short, stable folder name for this feed's pages: a hash of the template, never server text.
-    public var id: String { StableHash.hex(of: template) }
+    /// A short, stable folder name for this feed's pages: a hash of `cacheIdentity`, never server text.
+    public var id: String { StableHash.hex(of: cacheIdentity) }
 
     /// The URL of Riffle's page `number` (1-based), offset by `firstPage`.
     public func url(forPage number: Int) -> URL {

@@ -8,7 +8,7 @@ public enum ItemExtractor {
     static let titleKeys = ["title", "name", "headline", "subject", "full_name", "text"]
     static let idKeys = ["id", "objectID", "short_id", "uuid", "number", "key"]
     static let urlKeys = ["url", "link", "html_url", "short_id_url", "permalink", "story_url", "href"]
-    static let authorKeys = ["author", "by", "user.login", "submitter_user.username", "submitter_user", "owner.login", "username", "user"]
+    static let authorKeys = ["author", "by", "user.login", "user.username", "submitter_user.username", "submitter_user", "owner.login", "username", "user"]
     static let scoreKeys = [("score", "points"), ("points", "points"), ("ups", "points"), ("stargazers_count", "stars"), ("positive_reactions_count", "reactions")]
     static let commentKeys = ["num_comments", "comments_count", "comment_count", "comments"]
     static let timeKeys = ["created_at", "created_utc", "created_at_i", "time", "published_at", "createdAt", "date", "updated_at"]

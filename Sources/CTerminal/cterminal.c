@@ -1,0 +1,55 @@
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include "cterminal.h"
+
+static struct termios saved_modes;
+static volatile sig_atomic_t have_saved_modes = 0;
+static volatile sig_atomic_t quit_signal = 0;
+
+// Show the cursor, reset attributes, stop mouse reporting, leave the alternate screen.
+static const char reset_sequence[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l";
+
+void riffle_terminal_guard_restore(void) {
+    if (have_saved_modes) tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
+    ssize_t ignored = write(STDOUT_FILENO, reset_sequence, sizeof reset_sequence - 1);
+    (void)ignored;
+}
+
+static void on_fatal_signal(int sig) {
+    riffle_terminal_guard_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void riffle_terminal_guard_install(void) {
+    if (tcgetattr(STDIN_FILENO, &saved_modes) == 0) have_saved_modes = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &action, NULL);
+}
+
+static void on_quit_signal(int sig) { quit_signal = sig; }
+
+void riffle_quit_signals_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_quit_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: a blocking read returns so the loop sees the flag
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+
+int riffle_quit_signal_take(void) {
+    int sig = quit_signal;
+    quit_signal = 0;
+    return sig;
+}

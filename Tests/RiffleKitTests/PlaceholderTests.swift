@@ -1,3 +1,0 @@
-import Testing
-@testable import RiffleKit
-@Test func placeholder() {}
