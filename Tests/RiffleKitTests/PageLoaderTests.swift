@@ -1,0 +1,127 @@
+import DemoServer
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("PageLoader against the demo server on 127.0.0.1")
+struct PageLoaderTests {
+    let server: DemoFeedServer
+    let cache: URL
+    let loader: PageLoader
+
+    init() throws {
+        server = try DemoFeedServer(latency: .zero)
+        cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pages-\(UUID().uuidString)")
+        loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: URLSessionTransport())
+    }
+
+    func file(_ page: Int) -> URL { loader.store.bodyURL(page) }
+
+    @Test func firstLoadFetchesAndWritesTheExactBytes() async throws {
+        let page = try await loader.load(1)
+        #expect(page.source == .network)
+        #expect(page.items.count == 30)
+        #expect(page.status == 200)
+        #expect(server.requestCount(page: 1) == 1)
+        #expect(try Data(contentsOf: file(1)) == page.data)
+        #expect(file(1).lastPathComponent == "feed_1.json")
+    }
+
+    @Test func secondLoadComesFromDiskWithNoRequest() async throws {
+        let first = try await loader.load(1)
+        let second = try await loader.load(1)
+        #expect(second.source == .disk)
+        #expect(second.items == first.items)
+        #expect(second.fetchedAt.timeIntervalSince1970 == first.fetchedAt.timeIntervalSince1970)
+        #expect(server.requestCount(page: 1) == 1)
+    }
+
+    @Test func reloadMakesExactlyOneRequestAndRewritesTheFile() async throws {
+        _ = try await loader.load(2)
+        try Data("[]".utf8).write(to: file(2))  // so the rewrite is visible
+        let reloaded = try await loader.load(2, policy: .reloadIgnoringCache)
+        #expect(reloaded.source == .network)
+        #expect(server.requestCount(page: 2) == 2)
+        #expect(try Data(contentsOf: file(2)) == reloaded.data)
+    }
+
+    @Test(arguments: [DemoFeedServer.Breakage.status(500), .invalidJSON, .noItems])
+    func failedReloadLeavesTheOldFileByteIdentical(breakage: DemoFeedServer.Breakage) async throws {
+        _ = try await loader.load(3)
+        let before = try Data(contentsOf: file(3))
+        let metaBefore = try Data(contentsOf: loader.store.metadataURL(3))
+        server.brokenPages = [3: breakage]
+
+        await #expect(throws: RiffleError.self) { try await loader.load(3, policy: .reloadIgnoringCache) }
+
+        #expect(try Data(contentsOf: file(3)) == before)
+        #expect(try Data(contentsOf: loader.store.metadataURL(3)) == metaBefore)
+        let cached = try await loader.load(3)
+        #expect(cached.source == .disk)
+    }
+
+    @Test func httpErrorsReadAsOneLine() async throws {
+        server.brokenPages = [5: .status(500)]
+        do {
+            _ = try await loader.load(5)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("HTTP 500 Internal Server Error"))
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: file(5).path))
+    }
+
+    @Test func concurrentLoadsOfOnePageShareOneRequest() async throws {
+        let slow = try DemoFeedServer(latency: .milliseconds(100))
+        defer { slow.stop() }
+        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: URLSessionTransport())
+        async let a = loader.load(4)
+        async let b = loader.load(4)
+        async let c = loader.load(4, policy: .reloadIgnoringCache)
+        let pages = try await [a, b, c]
+        #expect(slow.requestCount(page: 4) == 1)
+        #expect(Set(pages.map(\.data)).count == 1)
+    }
+
+    @Test func fetchesOfDifferentPagesWaitTheirTurn() async throws {
+        let slow = try DemoFeedServer(latency: .milliseconds(50))
+        defer { slow.stop() }
+        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: URLSessionTransport())
+        try await withThrowingTaskGroup(of: Page.self) { group in
+            for page in 1...4 { group.addTask { try await loader.load(page) } }
+            for try await _ in group {}
+        }
+        #expect(slow.maxConcurrentRequests == 1)
+        #expect(slow.server.requestCount == 4)
+    }
+
+    @Test func cacheOnlyMissIsNotCached() async throws {
+        await #expect(throws: RiffleError.notCached) { try await loader.load(7, policy: .returnCacheDontLoad) }
+        #expect(server.server.requestCount == 0)
+    }
+
+    @Test func corruptFileIsAMissThatRefetches() async throws {
+        _ = try await loader.load(6)
+        try Data(#"{"items": [{"title": "trunc"#.utf8).write(to: file(6))
+        let page = try await loader.load(6)
+        #expect(page.source == .network)
+        #expect(server.requestCount(page: 6) == 2)
+    }
+
+    @Test func foldersAreCreatedPrivate() async throws {
+        _ = try await loader.load(1)
+        for folder in [cache.appendingPathComponent("feeds"), loader.store.directory] {
+            let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(folder.path)")
+        }
+    }
+
+    @Test func connectionRefusedIsAClearError() async throws {
+        let closed = try Feed(template: "http://127.0.0.1:9/page/{page}")
+        let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: URLSessionTransport())
+        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:9", reason: "connection refused")) {
+            try await loader.load(1)
+        }
+    }
+}
