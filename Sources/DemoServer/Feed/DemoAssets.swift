@@ -21,8 +21,7 @@ public enum DemoAssets {
     }
 
     /// Every folder `directory()` checks, in order.
-    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                  sourceFile: String = #filePath) -> [URL] {
+    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var result: [URL] = []
         if let override = environment[environmentVariable], !override.isEmpty {
             result.append(URL(fileURLWithPath: override, isDirectory: true))
@@ -36,7 +35,8 @@ public enum DemoAssets {
         result.append(beside(bundle))
         result.append(beside(bundle.deletingLastPathComponent()))
         // This file is Sources/DemoServer/Feed/DemoAssets.swift: four levels below the package root.
-        var root = URL(fileURLWithPath: sourceFile)
+        // #filePath here, not as a default argument, which would name the caller's file instead.
+        var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { root.deleteLastPathComponent() }
         result.append(root.appending(path: "Assets").appending(path: "demo"))
 
