@@ -38,9 +38,11 @@ struct HTTPServerTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {
         let server = try echoServer()
         defer { server.stop() }
+        let session = TestHTTP.makeSession()
+        defer { session.finishTasksAndInvalidate() }
 
         for index in 1...5 {
-            let (data, _) = try await TestHTTP.get(server.url("/n?q=\(index)"))
+            let (data, _) = try await TestHTTP.get(server.url("/n?q=\(index)"), session: session)
             #expect(String(decoding: data, as: UTF8.self) == "GET /n \(index)")
         }
 
