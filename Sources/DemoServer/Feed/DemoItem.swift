@@ -6,7 +6,9 @@ public struct DemoItem: Codable, Sendable, Equatable {
     public var id: Int
     /// English, Chinese, Japanese or emoji-laden; a few are far wider than 120 columns.
     public var title: String
+    /// English, Chinese, Japanese or emoji user names.
     public var author: String
+    /// Points, heavy-tailed like a real link aggregator.
     public var score: Int
     /// Always under `https://example.com/`.
     public var url: String
