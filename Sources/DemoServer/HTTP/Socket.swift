@@ -1,0 +1,101 @@
+import Glibc
+
+/// Thin wrappers over the Glibc socket calls the server needs, so Glibc's quirks stay in one file.
+enum Socket {
+    /// A loopback listening socket on an ephemeral port; returns the descriptor and the port the kernel chose.
+    static func listenOnLoopback(backlog: Int32 = 128) throws(DemoServerError) -> (fd: Int32, port: Int) {
+        // SOCK_STREAM imports as an enum on Glibc, hence rawValue.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .socket("socket", errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { let code = errno; close(fd); throw .socket("bind", code) }
+        guard listen(fd, backlog) == 0 else { let code = errno; close(fd); throw .socket("listen", code) }
+
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { let code = errno; close(fd); throw .socket("getsockname", code) }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Accepts one connection, retrying on EINTR; nil once the listening socket is shut down or broken.
+    static func accept(_ listener: Int32) -> Int32? {
+        while true {
+            let fd = Glibc.accept(listener, nil, nil)
+            if fd >= 0 {
+                // Without TCP_NODELAY a small response waits on the peer's delayed ACK (~40 ms per request).
+                var yes: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+                return fd
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            // Running out of descriptors is transient; give other connections a moment to close.
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: _ = poll(nil, 0, 10)
+            default: return nil
+            }
+        }
+    }
+
+    /// Reads what is available into `buffer`; false on end of stream or error.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { buffer.append(contentsOf: chunk[0..<count]); return true }
+            if count < 0 && errno == EINTR { continue }
+            return false
+        }
+    }
+
+    /// Writes all of `bytes`; false when the peer is gone. MSG_NOSIGNAL keeps a hung-up peer from killing the process with SIGPIPE.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent > 0 { offset += sent; continue }
+                if sent < 0 && errno == EINTR { continue }
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Waits until `fd` is readable, hung up, or `milliseconds` pass; true when something happened on `fd`.
+    static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&entry, 1, milliseconds)
+            if result < 0 && errno == EINTR { continue }
+            return result > 0
+        }
+    }
+
+    /// True when the peer has closed (or the socket was shut down), without consuming pipelined bytes.
+    static func isClosed(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+
+    /// Wakes any thread blocked on `fd` (accept, recv, poll) without freeing the descriptor number yet.
+    static func shutdownBoth(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
+    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+}
+
+extension Socket {
+    /// Sleeps without a descriptor; used where a poll on the connection would return immediately.
+    static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
+}
