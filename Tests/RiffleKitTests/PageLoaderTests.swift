@@ -92,7 +92,7 @@ struct PageLoaderTests {
             for page in 1...4 { group.addTask { try await loader.load(page) } }
             for try await _ in group {}
         }
-        #expect(slow.maxConcurrentRequests == 1)
+        #expect(slow.server.maxConcurrentRequests == 1)
         #expect(slow.server.requestCount == 4)
     }
 

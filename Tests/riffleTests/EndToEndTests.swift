@@ -10,13 +10,13 @@ struct EndToEndTests {
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
 
         // Given the first page on screen
-        let firstPage = try session.waitUntil { try session.screen().contains("page 1") && session.screen().contains("30 items") }
-        #expect(firstPage, "first page never appeared:\n\(try session.screen())")
+        let firstPage = session.waitUntil { session.screen().contains("page 1") && session.screen().contains("30 items") }
+        #expect(firstPage, "first page never appeared:\n\(session.screen())")
 
         // When n, then q
         try session.send("n")
-        let secondPage = try session.waitUntil { try session.screen().contains("page 2") && !session.screen().contains("⠋") }
-        #expect(secondPage, "second page never appeared:\n\(try session.screen())")
+        let secondPage = session.waitUntil { session.screen().contains("page 2") && !session.screen().contains("⠋") }
+        #expect(secondPage, "second page never appeared:\n\(session.screen())")
         try session.send("q")
 
         // Then riffle exits 0 and page 2 is on disk

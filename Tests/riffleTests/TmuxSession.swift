@@ -43,7 +43,7 @@ final class TmuxSession {
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
     /// The text on screen now.
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+    func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", name])) ?? "" }
 
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])

@@ -19,9 +19,11 @@ struct Connection {
             guard let request = readRequest(head) else { return }
             core.record(request)
             let response = core.handler(request)
-            if response.delay > .zero && !wait(response.delay) { return }
+            if response.delay > .zero && !wait(response.delay) { core.finish(); return }
             let keepAlive = head.wantsKeepAlive && response.header("Connection")?.lowercased() != "close" && !core.isStopped
-            guard Socket.sendAll(fd, Self.serialize(response, for: request, keepAlive: keepAlive)), keepAlive else { return }
+            let sent = Socket.sendAll(fd, Self.serialize(response, for: request, keepAlive: keepAlive))
+            core.finish()
+            guard sent, keepAlive else { return }
         }
     }
 

@@ -45,6 +45,10 @@ public final class HTTPServer: Sendable {
     /// How many complete requests have arrived since start (or the last `resetLog()`).
     public var requestCount: Int { core.state.withLock { $0.requestCount } }
 
+    /// The most requests that were being answered at the same moment (from arrival until the answer
+    /// was sent), for tests that check a client's concurrency.
+    public var maxConcurrentRequests: Int { core.state.withLock { $0.maxInFlight } }
+
     /// A copy of the received requests, oldest first, up to `requestLogLimit` of them.
     public var requests: [Request] { core.state.withLock { $0.log } }
 

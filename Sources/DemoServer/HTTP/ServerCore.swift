@@ -9,6 +9,8 @@ final class ServerCore: Sendable {
         var openConnections: Set<Int32> = []
         var requestCount = 0
         var connectionCount = 0
+        var inFlight = 0
+        var maxInFlight = 0
         var log: [HTTPServer.Request] = []
     }
 
@@ -53,9 +55,15 @@ final class ServerCore: Sendable {
         _ = threads.wait(timeout: .now() + 5)
     }
 
+    /// Marks a response as sent (see `record`).
+    func finish() { state.withLock { $0.inFlight -= 1 } }
+
+    /// Logs a request and counts it as in flight until `finish()`.
     func record(_ request: HTTPServer.Request) {
         state.withLock { state in
             state.requestCount += 1
+            state.inFlight += 1
+            state.maxInFlight = max(state.maxInFlight, state.inFlight)
             guard requestLogLimit > 0 else { return }
             if state.log.count >= requestLogLimit { state.log.removeFirst(state.log.count - requestLogLimit + 1) }
             state.log.append(request)
