@@ -9,7 +9,7 @@ struct JSONScanner {
     private let count: Int
     private var index = 0
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
-    private var scratch: [UInt8] = []
+    private let scratch = ByteBuffer()
     private let members = Stack<(key: String, value: JSONValue)>()
     private let elements = Stack<JSONValue>()
 
@@ -165,11 +165,11 @@ struct JSONScanner {
                 index &+= 1
                 // The bytes were validated above; `String(decoding:)` only re-checks them, quickly.
                 if !escaped { return String(decoding: run, as: UTF8.self) }
-                scratch.append(contentsOf: run)
-                return scratch.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+                scratch.append(run)
+                return String(decoding: scratch.bytes, as: UTF8.self)
             } else if b == UInt8(ascii: "\\") {
-                if !escaped { scratch.removeAll(keepingCapacity: true); escaped = true }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
+                if !escaped { scratch.removeAll(); escaped = true }
+                scratch.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
                 try parseEscape()
                 runStart = index
             } else if b < 0x20 {
@@ -328,5 +328,43 @@ private final class Stack<Element> {
         storage.deallocate()
         storage = bigger
         capacity *= 2
+    }
+}
+
+/// Bytes appended without `Array`'s generic and uniqueness overhead: escaped strings are built here
+/// a few bytes at a time.
+private final class ByteBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity = 4_096
+    private var count = 0
+
+    init() { storage = .allocate(capacity: capacity) }
+    deinit { storage.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    func removeAll() { count = 0 }
+
+    @inline(__always) func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        storage[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always) func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress, !run.isEmpty else { return }
+        if count + run.count > capacity { grow(to: count + run.count) }
+        (storage + count).update(from: source, count: run.count)
+        count &+= run.count
+    }
+
+    private func grow(to needed: Int) {
+        var bigger = capacity * 2
+        while bigger < needed { bigger *= 2 }
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        new.update(from: storage, count: count)
+        storage.deallocate()
+        storage = new
+        capacity = bigger
     }
 }
