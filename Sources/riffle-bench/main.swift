@@ -1,1 +1,65 @@
-print("riffle-bench")
+import Foundation
+import RiffleKit
+
+// Release benchmarks for Riffle. Run with `swift run -c release riffle-bench`.
+// Each section is one function that prints its own table, so sections can be added independently.
+
+/// The ~84 KB, 50-item page that the product requirement (≤ 0.1 ms parse + extract) is about.
+struct CachedPageSection {
+    let iterations = 2_000
+    let data: Data
+    let file: URL
+
+    init() throws {
+        data = FeedFixture.page()
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-page-\(getpid()).json")
+        try data.write(to: file)
+    }
+
+    func run() throws {
+        print("Cached page: \(data.count) bytes, 50 items, \(iterations) iterations (µs)")
+        var table = Table("operation", "median", "p99", "best", "MB/s")
+        func row(_ name: String, _ t: Timing) {
+            table.add(name, f(t.median), f(t.p99), f(t.best), String(format: "%.0f", t.throughput(bytes: data.count)))
+        }
+        let items = try ItemExtractor.items(in: JSONParser.parse(data))
+        precondition(items.count == 50, "fixture should yield 50 items, got \(items.count)")
+
+        row("JSONParser.parse", try measure(iterations: iterations) { blackHole(try JSONParser.parse(data)) })
+        row("parse + ItemExtractor.items", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(in: JSONParser.parse(data)))
+        })
+        row("read file + parse + extract", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(in: JSONParser.parse(Data(contentsOf: file))))
+        })
+        row("JSONSerialization.jsonObject", try measure(iterations: iterations) {
+            blackHole(try JSONSerialization.jsonObject(with: data))
+        })
+        row("JSONDecoder (Codable page)", try measure(iterations: iterations) {
+            blackHole(try JSONDecoder().decode(CodablePage.self, from: data))
+        })
+        table.print()
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    private func f(_ micros: Double) -> String { String(format: "%.1f", micros) }
+}
+
+/// The same page through Codable, all fields typed, as an app would decode it with Foundation.
+struct CodablePage: Decodable {
+    struct User: Decodable { var id: Int; var login: String; var karma: Int; var about: String; var verified: Bool }
+    struct Hit: Decodable {
+        var id: Int; var objectID: String; var title: String; var author: String; var score: Int
+        var num_comments: Int; var url: String; var created_at: String; var created_at_i: Int
+        var body: String; var tags: [String]; var ratio: Double; var story_text: String?; var dead: Bool; var user: User
+    }
+    var page: Int; var per_page: Int; var total: Int; var hits: [Hit]
+}
+
+// `riffle-bench profile` loops over parse + extract only, for `perf record`.
+if CommandLine.arguments.dropFirst().first == "profile" {
+    let data = FeedFixture.page()
+    for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: JSONParser.parse(data))) }
+} else {
+    try CachedPageSection().run()
+}

@@ -13,6 +13,20 @@ public enum ItemExtractor {
     static let commentKeys = ["num_comments", "comments_count", "comment_count", "comments"]
     static let timeKeys = ["created_at", "created_utc", "created_at_i", "time", "published_at", "createdAt", "date", "updated_at"]
 
+    // The same paths split once: splitting a dotted path on every lookup was a third of the
+    // extraction time on a 50-item page.
+    private static let titlePaths = split(titleKeys)
+    private static let idPaths = split(idKeys)
+    private static let urlPaths = split(urlKeys)
+    private static let authorPaths = split(authorKeys)
+    private static let scorePaths = scoreKeys.map { (path: split([$0.0])[0], unit: " " + $0.1) }
+    private static let commentPaths = split(commentKeys)
+    private static let timePaths = split(timeKeys)
+
+    private static func split(_ paths: [String]) -> [[String]] {
+        paths.map { $0.split(separator: ".", omittingEmptySubsequences: true).map(String.init) }
+    }
+
     /// The items of a parsed document.
     /// - Throws: `RiffleError.noItems` with the top-level keys when there is no array of objects.
     public static func items(in document: JSONValue) throws(RiffleError) -> [Item] {
@@ -59,26 +73,50 @@ public enum ItemExtractor {
 
     /// One item's display fields.
     public static func item(from value: JSONValue) -> Item {
-        let title = firstText(value, titleKeys).flatMap { $0.isEmpty ? nil : $0 }
+        let title = firstText(value, titlePaths).flatMap { $0.isEmpty ? nil : $0 }
             ?? firstShortString(value) ?? "(untitled)"
-        let id = firstText(value, idKeys)
-        let url = firstText(value, urlKeys).flatMap { $0.hasPrefix("http") ? $0 : nil }
+        let id = firstText(value, idPaths)
+        let url = firstText(value, urlPaths).flatMap { isHTTP($0) ? $0 : nil }
         var details: [String] = []
-        if let author = firstText(value, authorKeys), !author.isEmpty { details.append(author) }
-        for (key, unit) in scoreKeys {
-            if let n = value.value(atPath: key)?.scalarText, Double(n) != nil { details.append("\(n) \(unit)"); break }
+        details.reserveCapacity(3)
+        if let author = firstText(value, authorPaths), !author.isEmpty { details.append(author) }
+        for (path, unit) in scorePaths {
+            if let n = numericText(value.value(at: path)) { details.append(n + unit); break }
         }
-        for key in commentKeys {
-            if let n = value.value(atPath: key)?.scalarText, Double(n) != nil { details.append("\(n) comments"); break }
+        for path in commentPaths {
+            if let n = numericText(value.value(at: path)) { details.append(n + " comments"); break }
         }
-        let createdAt = timeKeys.lazy.compactMap { value.value(atPath: $0).flatMap(Timestamp.date(from:)) }.first
-        details = Array(details.prefix(createdAt == nil ? 3 : 2))
+        var createdAt: Date?
+        for path in timePaths {
+            if let found = value.value(at: path), let date = Timestamp.date(from: found) { createdAt = date; break }
+        }
+        let limit = createdAt == nil ? 3 : 2
+        if details.count > limit { details.removeLast(details.count - limit) }
         return Item(id: id, title: title, details: details, url: url, createdAt: createdAt, fields: value)
     }
 
-    private static func firstText(_ value: JSONValue, _ paths: [String]) -> String? {
+    /// The value's text when it reads as a number. JSON numbers always do (their grammar is a
+    /// subset of `Double`'s), so only strings pay for a `Double` conversion.
+    private static func numericText(_ value: JSONValue?) -> String? {
+        switch value {
+        case .number(let n): n
+        case .string(let s): Double(s) != nil ? s : nil
+        default: nil
+        }
+    }
+
+    /// `text.hasPrefix("http")` without Character segmentation when the answer is plain bytes.
+    private static func isHTTP(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.starts(with: "http".utf8) else { return false }
+        // After an ASCII byte "http" ends on a Character boundary; a combining mark would not.
+        guard let next = utf8.dropFirst(4).first, next >= 0x80 else { return true }
+        return text.hasPrefix("http")
+    }
+
+    private static func firstText(_ value: JSONValue, _ paths: [[String]]) -> String? {
         for path in paths {
-            if let text = value.value(atPath: path)?.scalarText { return text }
+            if let text = value.value(at: path)?.scalarText { return text }
         }
         return nil
     }
@@ -107,7 +145,11 @@ public enum Timestamp {
 
     /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH[:]MM]` without a formatter (they are slow and not Sendable).
     public static func iso8601(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        // Feed strings are native, so this reads their bytes in place; the copy is a fallback.
+        text.utf8.withContiguousStorageIfAvailable(iso8601(bytes:)) ?? iso8601(bytes: Array(text.utf8))
+    }
+
+    private static func iso8601<Bytes: RandomAccessCollection<UInt8>>(bytes b: Bytes) -> Date? where Bytes.Index == Int {
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0

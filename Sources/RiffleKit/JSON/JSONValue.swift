@@ -21,7 +21,11 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value for `key`, or nil when the object has no such key.
     public subscript(key: String) -> JSONValue? {
-        for member in members.reversed() where member.key == key { return member.value }
+        var i = members.endIndex
+        while i > members.startIndex {
+            i -= 1
+            if members[i].key == key { return members[i].value }
+        }
         return nil
     }
 
@@ -47,9 +51,17 @@ extension JSONValue {
 
     /// The value at a dotted path such as `"data.children"` or `"user.login"`.
     public func value(atPath path: String) -> JSONValue? {
-        var current: JSONValue? = self
-        for part in path.split(separator: ".", omittingEmptySubsequences: true) {
-            current = current?[String(part)]
+        value(at: path.split(separator: ".", omittingEmptySubsequences: true).map(String.init))
+    }
+
+    /// The value at a path already split into keys, e.g. `["user", "login"]`; an empty path is `self`.
+    ///
+    /// Prefer this in loops: `value(atPath:)` splits its string on every call.
+    public func value(at path: [String]) -> JSONValue? {
+        var current = self
+        for key in path {
+            guard case .object(let object) = current, let next = object[key] else { return nil }
+            current = next
         }
         return current
     }

@@ -1,0 +1,370 @@
+/// The byte scanner behind `JSONParser`.
+///
+/// Speed matters here (a cached page must decode in about 0.1 ms), so it reads through a raw
+/// pointer with explicit end checks, skips plain string bytes eight at a time, validates UTF-8
+/// itself (only where a byte is non-ASCII) and builds each array and object at its exact size
+/// from a shared stack instead of growing one array per container.
+struct JSONScanner {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private var index = 0
+    /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
+    private let scratch = ByteBuffer()
+    private let members = Stack<(key: String, value: JSONValue)>()
+    private let elements = Stack<JSONValue>()
+
+    init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    mutating func parseDocument() throws(JSONParser.Error) -> JSONValue {
+        // RFC 8259 §8.1: a parser MAY ignore a byte order mark; some servers and editors write one.
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == count else { throw error("unexpected data after the document") }
+        return value
+    }
+
+    private func error(_ reason: String, at offset: Int? = nil) -> JSONParser.Error {
+        JSONParser.Error(offset: offset ?? index, reason: reason)
+    }
+
+    @inline(__always) private mutating func skipWhitespace() {
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index &+= 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
+        guard index < count else { throw error("unexpected end of data") }
+        switch base[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func expect(_ word: StaticString) throws(JSONParser.Error) {
+        let start = word.utf8Start
+        for i in 0..<word.utf8CodeUnitCount {
+            guard index < count else { throw error("unexpected end of data") }
+            guard base[index] == start[i] else { throw error("unexpected character") }
+            index &+= 1
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParser.Error) -> JSONValue {
+        guard depth <= JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
+        index &+= 1
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "}") { index &+= 1; return .object(JSONObject()) }
+        let bottom = members.count
+        // On a throw the stack is abandoned with the whole scanner, so no unwinding is needed here.
+        while true {
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of data") }
+            guard base[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of data") }
+            guard base[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index &+= 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.push((key, value))
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of data") }
+            switch base[index] {
+            case UInt8(ascii: ","): index &+= 1
+            case UInt8(ascii: "}"): index &+= 1; return .object(JSONObject(members.pop(downTo: bottom)))
+            default: throw error("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParser.Error) -> JSONValue {
+        guard depth <= JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
+        index &+= 1
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "]") { index &+= 1; return .array([]) }
+        let bottom = elements.count
+        while true {
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            elements.push(value)
+            skipWhitespace()
+            guard index < count else { throw error("unexpected end of data") }
+            switch base[index] {
+            case UInt8(ascii: ","): index &+= 1
+            case UInt8(ascii: "]"): index &+= 1; return .array(elements.pop(downTo: bottom))
+            default: throw error("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParser.Error) -> String {
+        let start = index
+        if base[index] == UInt8(ascii: "-") { index &+= 1 }
+        guard index < count, isDigit(base[index]) else { throw error(index < count ? "invalid number" : "unexpected end of data") }
+        if base[index] == UInt8(ascii: "0") {
+            index &+= 1
+            if index < count, isDigit(base[index]) { throw error("leading zero in number") }
+        } else {
+            skipDigits()
+        }
+        if index < count, base[index] == UInt8(ascii: ".") {
+            index &+= 1
+            guard index < count, isDigit(base[index]) else { throw error(index < count ? "invalid number" : "unexpected end of data") }
+            skipDigits()
+        }
+        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index &+= 1 }
+            guard index < count, isDigit(base[index]) else { throw error(index < count ? "invalid number" : "unexpected end of data") }
+            skipDigits()
+        }
+        // Numbers are short, so this is usually a small string stored inline without allocating.
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
+    }
+
+    @inline(__always) private mutating func skipDigits() {
+        while index < count, isDigit(base[index]) { index &+= 1 }
+    }
+
+    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    // MARK: Strings
+
+    /// Reads a string starting at its opening quote.
+    ///
+    /// Plain runs are found eight bytes at a time; a string without escapes becomes a `String`
+    /// straight from the input, one with escapes is assembled in `scratch`.
+    private mutating func parseString() throws(JSONParser.Error) -> String {
+        index &+= 1
+        var runStart = index
+        var escaped = false
+        while true {
+            while index &+ 8 <= count, !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index &+= 8
+            }
+            guard index < count else { throw error("unterminated string") }
+            let b = base[index]
+            if b == UInt8(ascii: "\"") {
+                let run = UnsafeBufferPointer(start: base + runStart, count: index &- runStart)
+                index &+= 1
+                // The bytes were validated above; `String(decoding:)` only re-checks them, quickly.
+                if !escaped { return String(decoding: run, as: UTF8.self) }
+                scratch.append(run)
+                return String(decoding: scratch.bytes, as: UTF8.self)
+            } else if b == UInt8(ascii: "\\") {
+                if !escaped { scratch.removeAll(); escaped = true }
+                scratch.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
+                try parseEscape()
+                runStart = index
+            } else if b < 0x20 {
+                throw error(b == 0 ? "NUL byte in string (use \\u0000)" : "control character in string (escape it)")
+            } else if b >= 0x80 {
+                try skipUTF8Sequence(lead: b)
+            } else {
+                index &+= 1
+            }
+        }
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash, a control character or non-ASCII.
+    /// False positives are harmless (the byte loop looks again); there are no false negatives.
+    @inline(__always) private static func needsAttention(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote
+        let zeroInBackslash = (backslash &- ones) & ~backslash
+        let control = w &- (ones &* 0x20)  // a byte below 0x20 borrows and sets its high bit
+        return (zeroInQuote | zeroInBackslash | control | w) & high != 0
+    }
+
+    /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF).
+    private mutating func skipUTF8Sequence(lead: UInt8) throws(JSONParser.Error) {
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // allowed range of the second byte
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1...0xF3: length = 4
+        default: throw error("invalid UTF-8 in string")
+        }
+        guard index &+ length <= count else { throw error("unterminated string") }
+        guard (low...high).contains(base[index &+ 1]) else { throw error("invalid UTF-8 in string") }
+        for i in 2..<max(length, 2) where base[index &+ i] & 0xC0 != 0x80 {
+            throw error("invalid UTF-8 in string")
+        }
+        index &+= length
+    }
+
+    /// Appends the character of the escape at `index` (a backslash) to `scratch`.
+    private mutating func parseEscape() throws(JSONParser.Error) {
+        let backslash = index
+        index &+= 1
+        guard index < count else { throw error("unterminated string") }
+        let e = base[index]
+        index &+= 1
+        switch e {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed at once by an escaped low surrogate.
+                guard index &+ 1 < count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u") else {
+                    throw error(index < count ? "unpaired surrogate in string" : "unterminated string", at: index < count ? backslash : index)
+                }
+                index &+= 2
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in string", at: backslash) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("unpaired surrogate in string", at: backslash)
+            }
+            appendUTF8(scalar)
+        default:
+            throw error("invalid escape", at: backslash)
+        }
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            scratch.append(UInt8(scalar))
+        case ..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    private mutating func hex4() throws(JSONParser.Error) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < count else { throw error("unterminated string") }
+            let b = base[index]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b &- UInt8(ascii: "A") &+ 10)
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index &+= 1
+        }
+        return value
+    }
+}
+
+/// A growable stack of values kept in raw memory, so that finished containers can be moved out
+/// into an exactly-sized array without copying, retaining or releasing each element.
+private final class Stack<Element> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity = 64
+    private(set) var count = 0
+
+    init() { storage = .allocate(capacity: capacity) }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    @inline(__always) func push(_ element: Element) {
+        if count == capacity { grow() }
+        (storage + count).initialize(to: element)
+        count &+= 1
+    }
+
+    /// Moves the elements above `bottom` out, in order, as an array of exactly their number.
+    func pop(downTo bottom: Int) -> [Element] {
+        let n = count - bottom
+        let result = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: storage + bottom, count: n)
+            initialized = n
+        }
+        count = bottom
+        return result
+    }
+
+    private func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = bigger
+        capacity *= 2
+    }
+}
+
+/// Bytes appended without `Array`'s generic and uniqueness overhead: escaped strings are built here
+/// a few bytes at a time.
+private final class ByteBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity = 4_096
+    private var count = 0
+
+    init() { storage = .allocate(capacity: capacity) }
+    deinit { storage.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    func removeAll() { count = 0 }
+
+    @inline(__always) func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        storage[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always) func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress, !run.isEmpty else { return }
+        if count + run.count > capacity { grow(to: count + run.count) }
+        (storage + count).update(from: source, count: run.count)
+        count &+= run.count
+    }
+
+    private func grow(to needed: Int) {
+        var bigger = capacity * 2
+        while bigger < needed { bigger *= 2 }
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        new.update(from: storage, count: count)
+        storage.deallocate()
+        storage = new
+        capacity = bigger
+    }
+}
