@@ -1,0 +1,61 @@
+import Foundation
+import NcursesTerminal
+import RiffleKit
+import RiffleTUI
+import Synchronization
+
+/// The run loop: one thread owns the screen and the state; effects run as tasks and post their
+/// results to a mailbox that the loop drains between key presses (bubbletea's Cmd → Msg).
+struct BrowserLoop {
+    let screen: NcursesScreen
+    let loader: PageLoader
+    let title: String
+
+    /// Results of finished effects, waiting for the loop.
+    final class Mailbox: Sendable {
+        private let actions = Mutex<[Action]>([])
+        func post(_ action: Action) { actions.withLock { $0.append(action) } }
+        func drain() -> [Action] { actions.withLock { queue in defer { queue.removeAll() }; return queue } }
+    }
+
+    /// Runs until the user quits or a signal arrives; returns the exit status.
+    func run() -> Int32 {
+        let mailbox = Mailbox()
+        var state = AppState(feedTitle: title, size: screen.size, now: Date())
+        var effects = App.update(&state, .start)
+        while true {
+            for effect in effects { perform(effect, mailbox: mailbox, state: &state) }
+            effects = []
+            if state.shouldQuit { return 0 }
+            screen.draw(App.view(state))
+            if let signal = screen.takeQuitSignal() {
+                // Ctrl-C and friends end the program cleanly; 128+n is the shell's convention.
+                return signal == SIGINT ? 0 : 128 + signal
+            }
+            // Short waits while something animates or loads, so results and frames show promptly.
+            let busy = state.isAnimating || !state.requests.isEmpty
+            var actions: [Action] = []
+            if let event = screen.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
+            actions += mailbox.drain()
+            actions.append(.tick(Date()))
+            for action in actions { effects += App.update(&state, action) }
+        }
+    }
+
+    private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState) {
+        switch effect {
+        case .load(let page, let policy):
+            Task { [loader] in
+                do {
+                    mailbox.post(.pageLoaded(try await loader.load(page, policy: policy)))
+                } catch {
+                    mailbox.post(.pageFailed(page: page, message: error.description))
+                }
+            }
+        case .open(let url):
+            LinkOpener.open(url)
+        case .quit:
+            state.shouldQuit = true
+        }
+    }
+}
