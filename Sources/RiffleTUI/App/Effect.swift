@@ -1,0 +1,9 @@
+import RiffleKit
+
+/// Work `App.update` asks the run loop to do; its results come back as `Action`s.
+public enum Effect: Sendable, Equatable {
+    /// Load a page with `PageLoader`; answer with `.pageLoaded` or `.pageFailed`.
+    case load(page: Int, policy: CachePolicy)
+    /// Restore the terminal and exit.
+    case quit
+}
