@@ -29,39 +29,6 @@ extension App {
         }
     }
 
-    static func handle(_ state: inout AppState, _ event: TerminalEvent) -> [Effect] {
-        switch event {
-        case .resize(let size):
-            state.size = size
-            keepSelectionVisible(&state)
-            return []
-        case .mouseWheel, .mouseClick:
-            return []
-        case .key(let key):
-            return press(&state, key)
-        }
-    }
-
-    static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
-        switch key {
-        case .up, .character("k"): move(&state, by: -1)
-        case .down, .character("j"): move(&state, by: 1)
-        case .character("n"):
-            return request(&state, page: wantedPage(state) + 1, policy: .returnCacheElseLoad)
-        case .character("p"):
-            let target = wantedPage(state) - 1
-            guard target >= 1 else { return [] }
-            return request(&state, page: target, policy: .returnCacheElseLoad)
-        case .character("r"):
-            return request(&state, page: state.pageNumber, policy: .reloadIgnoringCache)
-        case .character("q"):
-            state.shouldQuit = true
-            return [.quit]
-        default: break
-        }
-        return []
-    }
-
     /// The page the user is heading to: the one in flight, else the one on screen. Pressing `n` twice
     /// quickly means "two pages on", not "the page after the one on screen" twice.
     static func wantedPage(_ state: AppState) -> Int {
@@ -103,20 +70,5 @@ extension App {
     /// Adds a message to the toasts (and so to the log).
     static func raise(_ state: inout AppState, _ message: String) {
         state.toasts.append(Toast(message: message))
-    }
-
-    /// Moves the selection by `delta` rows, stopping at the ends.
-    static func move(_ state: inout AppState, by delta: Int) {
-        guard !state.items.isEmpty else { return }
-        state.selection = min(max(0, state.selection + delta), state.items.count - 1)
-        keepSelectionVisible(&state)
-    }
-
-    /// Scrolls just enough for the selected row to be on screen.
-    static func keepSelectionVisible(_ state: inout AppState) {
-        let rows = max(1, listRows(for: state.size))
-        if state.selection < state.scrollOffset { state.scrollOffset = state.selection }
-        if state.selection >= state.scrollOffset + rows { state.scrollOffset = state.selection - rows + 1 }
-        state.scrollOffset = max(0, min(state.scrollOffset, max(0, state.items.count - rows)))
     }
 }

@@ -10,4 +10,9 @@ public enum App {
     static func listRows(for size: Size) -> Int {
         max(0, size.height - chromeRows)
     }
+
+    /// Where the list is drawn: between the header and the status bar.
+    static func listArea(for size: Size) -> Rect {
+        Rect(x: 0, y: 1, width: size.width, height: listRows(for: size))
+    }
 }
