@@ -146,6 +146,20 @@ struct ViewTests {
         #expect(lines[7] == " page 1 · 0 items      loading page 1 ⠋")
     }
 
+    @Test func tooSmallBelowTwentyByFive() {
+        // Given a terminal one column or one row too small
+        var state = Fixture.state()
+        for size in [Size(width: 19, height: 8), Size(width: 40, height: 4)] {
+            state.send(.event(.resize(size)))
+            // Then only the notice is drawn
+            let text = App.view(state).description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(text.filter { !$0.isEmpty } == ["terminal too small"])
+        }
+        // And at exactly 20x5 the browser is back
+        state.send(.event(.resize(Size(width: 20, height: 5))))
+        #expect(App.view(state).trimmedLines == [" demo feed", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · 10 items…"])
+    }
+
     @Test func tinyScreensDoNotCrash() {
         var state = Fixture.state()
         for (w, h) in [(0, 0), (1, 1), (3, 2), (40, 1), (2, 8)] {

@@ -9,16 +9,17 @@ extension App {
     public static func view(_ state: AppState) -> Buffer {
         var buffer = Buffer(size: state.size)
         let area = buffer.area
-        guard area.height >= 1 else { return buffer }
+        guard area.width >= minimumSize.width, area.height >= minimumSize.height else {
+            Centered(text: "terminal too small", style: Style(.error)).render(into: &buffer, area: area)
+            return buffer
+        }
         Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
         let emptyText = state.pageInfo == nil && state.loading != .idle ? "loading…" : "no items"
         ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
                  emptyText: emptyText).render(into: &buffer, area: list)
         ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
-        if area.height >= 2 {
-            statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
-        }
+        statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
         return buffer
     }
 
