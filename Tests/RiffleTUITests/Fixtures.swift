@@ -14,7 +14,7 @@ enum Fixture {
     }
 
     static func items(_ count: Int, page: Int = 1) -> [Item] {
-        (1...max(1, count)).prefix(count).map { item("p\(page) item \($0)") }
+        (0..<count).map { item("p\(page) item \($0 + 1)") }
     }
 
     static func page(_ number: Int, items: [Item]? = nil, source: Page.Source = .network,
@@ -23,12 +23,19 @@ enum Fixture {
              fetchedAt: now.addingTimeInterval(-fetchedAgo), status: 200)
     }
 
-    /// A browser showing `page`, as after `.start` and its answer.
+    /// A browser showing `page` and nothing in flight, as after `.start` and its answer.
     static func state(showing page: Page = page(1), size: Size = size) -> AppState {
+        state(pages: [page], size: size)
+    }
+
+    /// A browser that loaded `pages` (numbered 1, 2, ...) with `n`, selection on the last one's first item.
+    static func state(pages: [Page], size: Size = size) -> AppState {
         var state = AppState(feedTitle: "demo feed", size: size, now: now)
         _ = App.update(&state, .start)
-        if page.number != 1 { state.loading = .loading(page: page.number, policy: .returnCacheElseLoad) }
-        _ = App.update(&state, .pageLoaded(page))
+        for (i, page) in pages.enumerated() {
+            if i > 0 { _ = App.update(&state, .event(.key(.character("n")))) }
+            _ = App.update(&state, .pageLoaded(page))
+        }
         return state
     }
 }

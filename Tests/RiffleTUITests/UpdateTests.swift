@@ -24,66 +24,117 @@ struct LoadingTests {
         #expect(state.pageInfo == PageInfo(source: .disk, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
     }
 
-    @Test func nextPageKeepsCurrentPageWhileLoadingThenSelectsTop() {
-        // Given page 1 with the 4th row selected
+    @Test func nextPageKeepsTheListWhileLoadingThenSelectsItsFirstItem() {
+        // Given page 1 with the 2nd row selected
         var state = Fixture.state()
-        state.press("j"); state.press("j"); state.press("j")
+        state.press("j")
         // When n is pressed
         let effects = state.press("n")
-        // Then page 2 is requested and page 1 stays, still navigable
+        // Then page 2 is requested and page 1 stays, with a spinner row under it
         #expect(effects == [.load(page: 2, policy: .returnCacheElseLoad)])
-        #expect(state.pageNumber == 1 && state.items == Fixture.items(10, page: 1))
-        state.press("j")
-        #expect(state.selection == 4)
-        // When page 2 arrives, it replaces the list with the selection at the top
+        #expect(state.items == Fixture.items(10, page: 1) && state.selection == 1)
+        #expect(state.isAppending)
+        // When page 2 arrives, it is added below and its first item selected
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.pageNumber == 2 && state.items == Fixture.items(10, page: 2))
-        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(state.items == Fixture.items(10, page: 1) + Fixture.items(10, page: 2))
+        #expect(state.selection == 10 && state.pageNumber == 2)
     }
 
-    @Test func previousPageStopsAtOne() {
-        var state = Fixture.state(showing: Fixture.page(2))
-        #expect(state.press("p") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        state.send(.pageLoaded(Fixture.page(1)))
+    @Test func keysKeepWorkingWhileLoadingAndAMoveCancelsTheJump() {
+        // Given n pressed on page 1
+        var state = Fixture.state()
+        state.press("n")
+        // When the user moves before page 2 arrives
+        state.press("j"); state.press("j")
+        state.send(.pageLoaded(Fixture.page(2)))
+        // Then the page is added but the selection stays where the user put it
+        #expect(state.selection == 2 && state.items.count == 20)
+    }
+
+    @Test func nextOnALoadedPageJumpsWithoutLoading() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("g")
+        #expect(state.press("n") == [])
+        #expect(state.selection == 10 && state.pageNumber == 2)
+    }
+
+    @Test func previousPageSelectsItsFirstItemAndStopsAtOne() {
+        // Given pages 1 and 2, the selection in page 2
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j"); state.press("j")
+        // When p is pressed, page 1's first item is selected without a load
         #expect(state.press("p") == [])
-        #expect(state.loading == .idle)
+        #expect(state.selection == 0 && state.pageNumber == 1)
+        // And p again stays there
+        state.press("p")
+        #expect(state.selection == 0 && state.requests.isEmpty)
     }
 
     @Test func reloadBypassesCacheAndKeepsSelectionClamped() {
         // Given page 1 with row 8 selected
         var state = Fixture.state()
         for _ in 0..<8 { state.press(.down) }
+        state.send(.pageFailed(page: 2, message: "prefetch failed"))
         // When r is pressed and the page comes back shorter
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
+        #expect(state.press("r") == [], "a reload in flight is not asked for twice")
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(5))))
         // Then the selection is kept, clamped to the new last row
         #expect(state.selection == 4)
         #expect(state.items.count == 5)
     }
 
-    @Test func supersededPageNeverReachesTheScreen() {
+    @Test func reloadReloadsThePageOfTheSelection() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j")
+        #expect(state.press("r") == [.load(page: 2, policy: .reloadIgnoringCache)])
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 9))))
+        #expect(state.selection == 11 && state.items[11].title == "p9 item 2")
+    }
+
+    @Test func reloadOfAnEarlierPageKeepsTheSelectedItem() {
+        // Given the selection on page 2's 2nd item, and page 1 reloaded with 3 items fewer
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j")
+        state.press("p"); state.press("r"); state.press("n")
+        state.press("j")
+        state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(7))))
+        // Then the same item stays selected
+        #expect(state.items[state.selection].title == "p2 item 2")
+    }
+
+    @Test func supersededJumpNeverReachesTheScreen() {
         // Given page 1, and n pressed twice quickly
         var state = Fixture.state()
         #expect(state.press("n") == [.load(page: 2, policy: .returnCacheElseLoad)])
-        #expect(state.press("n") == [.load(page: 3, policy: .returnCacheElseLoad)])
-        // When page 2's answer arrives late
-        let before = state
-        state.send(.pageLoaded(Fixture.page(2)))
-        // Then nothing changes: page 3 is still awaited and page 1 still shown
-        #expect(state == before)
-        #expect(state.loading.page == 3)
-        // And a failure of page 2 is not reported either
-        state.send(.pageFailed(page: 2, message: "HTTP 500"))
-        #expect(state.toasts.isEmpty)
-        // When page 3 arrives it is shown
+        #expect(state.press("n") == [], "page 3 can only follow page 2")
+        #expect(state.pendingJump == 3)
+        // When page 2's answer arrives
+        let effects = state.send(.pageLoaded(Fixture.page(2)))
+        // Then it joins the list below, the selection does not flash to it, and page 3 is asked for
+        #expect(effects == [.load(page: 3, policy: .returnCacheElseLoad)])
+        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(App.view(state).trimmedLines[1] == " p1 item 1")
+        // When page 3 arrives, its first item is selected
         state.send(.pageLoaded(Fixture.page(3)))
-        #expect(state.pageNumber == 3 && state.loading == .idle)
+        #expect(state.selection == 20 && state.pageNumber == 3)
+    }
+
+    @Test func answersNobodyAskedForAreDropped() {
+        // Given page 1 and nothing in flight
+        var state = Fixture.state()
+        let before = state
+        // When a page or a failure arrives that no request is waiting for
+        state.send(.pageLoaded(Fixture.page(5)))
+        state.send(.pageFailed(page: 7, message: "HTTP 500"))
+        // Then nothing changes
+        #expect(state == before)
     }
 
     @Test func previousAfterNextCountsFromTheWantedPage() {
-        var state = Fixture.state(showing: Fixture.page(4))
+        var state = Fixture.state(pages: (1...4).map { Fixture.page($0) })
         state.press("p"); state.press("p")
-        #expect(state.loading.page == 2)
+        #expect(state.pageNumber == 2 && state.selection == 10)
     }
 
     @Test func failureRaisesAToastAndKeepsThePage() {

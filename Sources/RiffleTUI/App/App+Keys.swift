@@ -9,8 +9,7 @@ extension App {
             keepSelectionVisible(&state)
             return []
         case .mouseWheel(let up):
-            move(&state, by: up ? -wheelStep : wheelStep)
-            return []
+            return move(&state, by: up ? -wheelStep : wheelStep)
         case .mouseClick(_, let y):
             let index = state.scrollOffset + y - listArea(for: state.size).y
             if y >= listArea(for: state.size).y, y < listArea(for: state.size).maxY, index < state.items.count {
@@ -28,22 +27,20 @@ extension App {
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
         let rows = max(1, listRows(for: state.size))
         switch key {
-        case .up, .character("k"): move(&state, by: -1)
-        case .down, .character("j"): move(&state, by: 1)
+        case .up, .character("k"): return move(&state, by: -1)
+        case .down, .character("j"): return move(&state, by: 1)
         case .home, .character("g"): select(&state, 0)
         case .end, .character("G"): select(&state, state.items.count - 1)
-        case .pageUp: move(&state, by: -rows)
-        case .pageDown: move(&state, by: rows)
-        case .control("u"): move(&state, by: -max(1, rows / 2))
-        case .control("d"): move(&state, by: max(1, rows / 2))
-        case .character("n"):
-            return request(&state, page: wantedPage(state) + 1, policy: .returnCacheElseLoad)
-        case .character("p"):
-            let target = wantedPage(state) - 1
-            guard target >= 1 else { return [] }
-            return request(&state, page: target, policy: .returnCacheElseLoad)
+        case .pageUp: return move(&state, by: -rows)
+        case .pageDown: return move(&state, by: rows)
+        case .control("u"): return move(&state, by: -max(1, rows / 2))
+        case .control("d"): return move(&state, by: max(1, rows / 2))
+        case .character("n"): return jumpForward(&state)
+        case .character("p"): jumpBack(&state)
         case .character("r"):
-            return request(&state, page: state.pageNumber, policy: .reloadIgnoringCache)
+            // Before the first page arrived there is nothing to reload: retry it instead.
+            guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
+            return reload(&state, page: state.pageNumber)
         case .character("q"):
             state.shouldQuit = true
             return [.quit]
@@ -53,22 +50,40 @@ extension App {
     }
 
     /// Moves the selection by `delta` rows, stopping at the ends.
-    static func move(_ state: inout AppState, by delta: Int) {
+    /// Moving down past the last item asks for the next page and selects its first item on arrival.
+    static func move(_ state: inout AppState, by delta: Int) -> [Effect] {
+        state.pendingJump = nil
+        guard delta > 0, state.selection + delta >= state.items.count, !state.items.isEmpty, !state.endOfFeed else {
+            select(&state, state.selection + delta)
+            return []
+        }
         select(&state, state.selection + delta)
+        state.pendingJump = state.nextPageNumber
+        return appendNextPage(&state, explicit: true)
     }
 
     /// Selects row `index`, clamped to the list.
     static func select(_ state: inout AppState, _ index: Int) {
+        state.pendingJump = nil
         guard !state.items.isEmpty else { return }
         state.selection = min(max(0, index), state.items.count - 1)
         keepSelectionVisible(&state)
     }
 
-    /// Scrolls just enough for the selected row to be on screen.
+    /// Scrolls just enough for the selected row to be on screen, and the footer row ("loading",
+    /// "end of feed") too when the last item is selected.
     static func keepSelectionVisible(_ state: inout AppState) {
         let rows = max(1, listRows(for: state.size))
+        let count = state.items.count
+        let total = count + (hasFooter(state) ? 1 : 0)
+        let bottom = state.selection == count - 1 ? total - 1 : state.selection
         if state.selection < state.scrollOffset { state.scrollOffset = state.selection }
-        if state.selection >= state.scrollOffset + rows { state.scrollOffset = state.selection - rows + 1 }
-        state.scrollOffset = max(0, min(state.scrollOffset, max(0, state.items.count - rows)))
+        if bottom >= state.scrollOffset + rows { state.scrollOffset = bottom - rows + 1 }
+        state.scrollOffset = max(0, min(state.scrollOffset, state.selection, max(0, total - rows)))
+    }
+
+    /// Whether the list ends with a footer row.
+    static func hasFooter(_ state: AppState) -> Bool {
+        !state.items.isEmpty && (state.isAppending || state.endOfFeed)
     }
 }

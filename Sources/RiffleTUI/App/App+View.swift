@@ -15,12 +15,20 @@ extension App {
         }
         Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
-        let emptyText = state.pageInfo == nil && state.loading != .idle ? "loading…" : "no items"
+        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"
         ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
-                 emptyText: emptyText).render(into: &buffer, area: list)
+                 emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
         ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
         statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
         return buffer
+    }
+
+    /// The row under the last item: a spinner while the next page loads, or the end of the feed.
+    static func footer(_ state: AppState) -> String? {
+        if state.isAppending {
+            return "\(Spinner(frame: state.spinnerFrame).symbol) loading page \(state.nextPageNumber)…"
+        }
+        return state.endOfFeed ? "end of feed" : nil
     }
 
     static func statusBar(_ state: AppState) -> StatusBar {

@@ -3,6 +3,8 @@ import RiffleKit
 
 /// Everything the browser shows, as a plain value: `App.update` changes it, `App.view` draws it.
 ///
+/// The list holds every loaded page in order (infinite scroll); `selection` indexes `items`.
+///
 /// ```swift
 /// var state = AppState(feedTitle: "lobste.rs", size: Size(width: 80, height: 24), now: Date())
 /// let effects = App.update(&state, .start)   // [.load(page: 1, policy: .returnCacheElseLoad)]
@@ -11,18 +13,22 @@ import RiffleKit
 public struct AppState: Sendable, Equatable {
     /// Shown in the header: the feed's name, else its host.
     public var feedTitle: String
-    /// The page on screen (1-based).
-    public var pageNumber: Int = 1
-    /// The items of the page on screen.
-    public var items: [Item] = []
-    /// Where the page on screen came from; nil until a page has arrived.
-    public var pageInfo: PageInfo?
+    /// The loaded pages, consecutive and in order.
+    public var pages: [LoadedPage] = []
+    /// Set when a page came back empty: there is nothing after the last loaded page.
+    public var endOfFeed = false
     /// The highlighted row, an index into `items`.
     public var selection: Int = 0
-    /// The index of the first item drawn in the list.
+    /// The index of the first row drawn in the list.
     public var scrollOffset: Int = 0
-    /// Whether a page is being fetched. The page on screen stays while one is.
-    public var loading: LoadState = .idle
+    /// Requests in flight, oldest first. Only answers to these are used; anything else is stale.
+    public var requests: [PageRequest] = []
+    /// The page whose first item to select when it arrives (after `n` or moving past the end).
+    /// A later jump or an explicit move supersedes it.
+    public var pendingJump: Int?
+    /// Set when a background load failed, so moving does not retry it on every key press; an
+    /// explicit request or a loaded page clears it.
+    public var prefetchPaused = false
     /// Advances on every tick while loading; the spinner draws `spinnerFrame % frames.count`.
     public var spinnerFrame: Int = 0
     /// Every message raised so far, oldest first; the recent ones are drawn as toasts.
@@ -40,68 +46,58 @@ public struct AppState: Sendable, Equatable {
         self.size = size
         self.now = now
     }
+}
+
+extension AppState {
+    /// Every loaded item, page after page.
+    public var items: [Item] { pages.flatMap(\.items) }
+
+    /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
+    public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
+
+    /// Where the selected item's page came from; nil until a page has arrived.
+    public var pageInfo: PageInfo? { (selectedPage ?? pages.first)?.info }
+
+    /// The page holding the selected item.
+    public var selectedPage: LoadedPage? { page(containing: selection) }
+
+    /// The page holding item `index`.
+    public func page(containing index: Int) -> LoadedPage? {
+        var start = 0
+        for page in pages {
+            if index >= start && index < start + page.items.count { return page }
+            start += page.items.count
+        }
+        return nil
+    }
+
+    /// The index in `items` of page `number`'s first item; nil when that page is not loaded.
+    public func firstIndex(ofPage number: Int) -> Int? {
+        var start = 0
+        for page in pages {
+            if page.number == number { return start }
+            start += page.items.count
+        }
+        return nil
+    }
+
+    /// The number of the page an append would load.
+    public var nextPageNumber: Int { (pages.last?.number ?? 0) + 1 }
+
+    /// Whether the next page is being fetched (a spinner row shows at the bottom of the list).
+    public var isAppending: Bool { requests.contains { $0.purpose == .append } }
+
+    /// The oldest request in flight, as the status bar reports it.
+    public var loading: LoadState {
+        requests.first.map { .loading(page: $0.page, policy: $0.policy) } ?? .idle
+    }
 
     /// True while something on screen moves (the spinner, a toast waiting to fade): the run loop sends
     /// `.tick` about every 80 ms while this holds.
-    public var isAnimating: Bool {
-        loading != .idle || !visibleToasts.isEmpty
-    }
+    public var isAnimating: Bool { !requests.isEmpty || !visibleToasts.isEmpty }
 
     /// The toasts to draw now, oldest first, at most `Toast.maxVisible`.
     public var visibleToasts: [Toast] {
         Array(toasts.filter { $0.isVisible(at: now) }.suffix(Toast.maxVisible))
-    }
-}
-
-/// Where the page on screen came from, for the status bar.
-public struct PageInfo: Sendable, Equatable {
-    /// Read from the disk cache or fetched from the network.
-    public var source: Page.Source
-    /// When the page's bytes were fetched from the server.
-    public var fetchedAt: Date
-    /// The HTTP status of the response.
-    public var status: Int
-
-    public init(source: Page.Source, fetchedAt: Date, status: Int) {
-        self.source = source
-        self.fetchedAt = fetchedAt
-        self.status = status
-    }
-}
-
-/// Whether a page is on its way.
-public enum LoadState: Sendable, Equatable {
-    /// Nothing is being fetched.
-    case idle
-    /// `page` was asked for with `policy`; only its answer will be shown (a newer request supersedes an older one).
-    case loading(page: Int, policy: CachePolicy)
-
-    /// The page being fetched, if any.
-    public var page: Int? {
-        if case .loading(let page, _) = self { page } else { nil }
-    }
-}
-
-/// A short message drawn over the bottom of the list for a few seconds.
-public struct Toast: Sendable, Equatable {
-    /// How long a toast stays on screen.
-    public static let lifetime: TimeInterval = 3
-    /// How many toasts are drawn at once; older ones are hidden (they stay in the log).
-    public static let maxVisible = 3
-
-    public var message: String
-    /// When the toast's clock started: the first tick after it was raised. Nil until then, because
-    /// `AppState.now` may be stale when a key raises a toast between ticks.
-    public var createdAt: Date?
-
-    public init(message: String, createdAt: Date? = nil) {
-        self.message = message
-        self.createdAt = createdAt
-    }
-
-    /// Whether the toast is still shown at `now`.
-    public func isVisible(at now: Date) -> Bool {
-        guard let createdAt else { return true }
-        return now.timeIntervalSince(createdAt) < Toast.lifetime
     }
 }

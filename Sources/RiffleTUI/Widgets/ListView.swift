@@ -13,13 +13,17 @@ public struct ListView: Sendable {
     public var now: Date
     /// Drawn centred when there are no items.
     public var emptyText: String
+    /// A dim row after the last item, e.g. "⠋ loading page 3…" or "end of feed".
+    public var footer: String?
 
-    public init(items: [Item], selection: Int?, offset: Int, now: Date, emptyText: String = "no items") {
+    public init(items: [Item], selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
+                footer: String? = nil) {
         self.items = items
         self.selection = selection
         self.offset = offset
         self.now = now
         self.emptyText = emptyText
+        self.footer = footer
     }
 
     /// The dim text after an item's title: its details and the age of `createdAt`.
@@ -37,6 +41,9 @@ public struct ListView: Sendable {
         }
         for row in 0..<area.height {
             let index = offset + row
+            if index == items.count, let footer {
+                buffer.write(footer, x: area.x + 1, y: area.y + row, maxWidth: area.width - 2, style: Style(.dim, dim: true))
+            }
             guard index >= 0, index < items.count else { break }
             renderRow(items[index], selected: index == selection, into: &buffer,
                       area: Rect(x: area.x, y: area.y + row, width: area.width, height: 1))
