@@ -92,6 +92,32 @@ struct LoadingTests {
         #expect(state.selection == 11 && state.items[11].title == "p9 item 2")
     }
 
+    @Test func capitalRReloadsEveryLoadedPageInOrder() {
+        // Given three loaded pages
+        var state = Fixture.state(pages: (1...3).map { Fixture.page($0) })
+        state.press("k")
+        // When R is pressed, then each page is reloaded from the network, in order
+        #expect(state.press("R") == (1...3).map { .load(page: $0, policy: .reloadIgnoringCache) })
+        // And pressing it again while they are in flight asks for nothing more
+        #expect(state.press("R") == [])
+        // When the answers arrive (in any order) each replaces its page; the selection stays put
+        state.send(.pageLoaded(Fixture.page(3, items: Fixture.items(4, page: 33))))
+        state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(10, page: 11))))
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 22))))
+        #expect(state.items.map(\.title).first == "p11 item 1")
+        #expect(state.items.count == 24 && state.items[state.selection].title == "p22 item 10")
+        #expect(!state.requests.contains { $0.purpose == .reload })
+    }
+
+    @Test func reloadBeforeAnythingLoadedRetriesPageOne() {
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        state.send(.start)
+        state.send(.pageFailed(page: 1, message: "could not connect"))
+        #expect(state.press("R") == [.load(page: 1, policy: .returnCacheElseLoad)])
+        state.send(.pageFailed(page: 1, message: "could not connect"))
+        #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
+    }
+
     @Test func reloadOfAnEarlierPageKeepsTheSelectedItem() {
         // Given the selection on page 2's 2nd item, and page 1 reloaded with 3 items fewer
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])

@@ -41,6 +41,9 @@ extension App {
             // Before the first page arrived there is nothing to reload: retry it instead.
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
             return reload(&state, page: state.pageNumber)
+        case .character("R"):
+            guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
+            return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
         case .character("q"):
             state.shouldQuit = true
             return [.quit]
