@@ -9,8 +9,13 @@ extension App {
             keepSelectionVisible(&state)
             return []
         case .mouseWheel(let up):
+            if case .detail(let detail) = state.mode {
+                scrollDetail(&state, detail, by: up ? -wheelStep : wheelStep)
+                return []
+            }
             return move(&state, by: up ? -wheelStep : wheelStep)
         case .mouseClick(_, let y):
+            guard state.mode == .list, state.overlay == nil else { return [] }
             let index = state.scrollOffset + y - listArea(for: state.size).y
             if y >= listArea(for: state.size).y, y < listArea(for: state.size).maxY, index < state.items.count {
                 select(&state, index)
@@ -24,7 +29,13 @@ extension App {
     /// Rows one turn of the mouse wheel moves.
     static let wheelStep = 3
 
+    /// Sends a key to whatever has it: an open box, the detail, or the list.
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
+        if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
+        return pressInList(&state, key)
+    }
+
+    static func pressInList(_ state: inout AppState, _ key: Key) -> [Effect] {
         let rows = max(1, listRows(for: state.size))
         switch key {
         case .up, .character("k"): return move(&state, by: -1)
@@ -44,6 +55,8 @@ extension App {
         case .character("R"):
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
             return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
+        case .enter: openDetail(&state)
+        case .character("o"): return openLink(&state, state.selectedItem)
         case .character("q"):
             state.shouldQuit = true
             return [.quit]

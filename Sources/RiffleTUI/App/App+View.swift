@@ -13,6 +13,11 @@ extension App {
             Centered(text: "terminal too small", style: Style(.error)).render(into: &buffer, area: area)
             return buffer
         }
+        if case .detail(let detail) = state.mode {
+            renderDetail(detail, state: state, into: &buffer)
+            ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
+            return buffer
+        }
         Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
         let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"

@@ -39,6 +39,10 @@ public struct AppState: Sendable, Equatable {
     public var size: Size
     /// Set when the user asked to quit.
     public var shouldQuit: Bool = false
+    /// The list, or one item's detail.
+    public var mode: Mode = .list
+    /// The help or log box, when one is open.
+    public var overlay: Overlay?
 
     /// A fresh browser with nothing loaded.
     public init(feedTitle: String, size: Size, now: Date) {
@@ -51,6 +55,12 @@ public struct AppState: Sendable, Equatable {
 extension AppState {
     /// Every loaded item, page after page.
     public var items: [Item] { pages.flatMap(\.items) }
+
+    /// The highlighted item, if any.
+    public var selectedItem: Item? {
+        let items = items
+        return items.indices.contains(selection) ? items[selection] : nil
+    }
 
     /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
     public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
