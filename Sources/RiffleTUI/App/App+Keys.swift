@@ -1,0 +1,105 @@
+import Foundation
+import RiffleKit
+
+extension App {
+    static func handle(_ state: inout AppState, _ event: TerminalEvent) -> [Effect] {
+        switch event {
+        case .resize(let size):
+            state.size = size
+            keepSelectionVisible(&state)
+            return []
+        case .mouseWheel(let up):
+            if case .detail(let detail) = state.mode {
+                scrollDetail(&state, detail, by: up ? -wheelStep : wheelStep)
+                return []
+            }
+            return move(&state, by: up ? -wheelStep : wheelStep)
+        case .mouseClick(_, let y):
+            guard state.mode == .list, state.overlay == nil else { return [] }
+            let index = state.scrollOffset + y - listArea(for: state.size).y
+            if y >= listArea(for: state.size).y, y < listArea(for: state.size).maxY, index < state.items.count {
+                select(&state, index)
+            }
+            return []
+        case .key(let key):
+            return press(&state, key)
+        }
+    }
+
+    /// Rows one turn of the mouse wheel moves.
+    static let wheelStep = 3
+
+    /// Sends a key to whatever has it: an open box, the detail, or the list.
+    static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
+        if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
+        return pressInList(&state, key)
+    }
+
+    static func pressInList(_ state: inout AppState, _ key: Key) -> [Effect] {
+        let rows = max(1, listRows(for: state.size))
+        switch key {
+        case .up, .character("k"): return move(&state, by: -1)
+        case .down, .character("j"): return move(&state, by: 1)
+        case .home, .character("g"): select(&state, 0)
+        case .end, .character("G"): select(&state, state.items.count - 1)
+        case .pageUp: return move(&state, by: -rows)
+        case .pageDown: return move(&state, by: rows)
+        case .control("u"): return move(&state, by: -max(1, rows / 2))
+        case .control("d"): return move(&state, by: max(1, rows / 2))
+        case .character("n"): return jumpForward(&state)
+        case .character("p"): jumpBack(&state)
+        case .character("r"):
+            // Before the first page arrived there is nothing to reload: retry it instead.
+            guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
+            return reload(&state, page: state.pageNumber)
+        case .character("R"):
+            guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
+            return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
+        case .enter: openDetail(&state)
+        case .character("o"): return openLink(&state, state.selectedItem)
+        case .character("q"):
+            state.shouldQuit = true
+            return [.quit]
+        default: break
+        }
+        return []
+    }
+
+    /// Moves the selection by `delta` rows, stopping at the ends.
+    /// Moving down past the last item asks for the next page and selects its first item on arrival.
+    static func move(_ state: inout AppState, by delta: Int) -> [Effect] {
+        state.pendingJump = nil
+        guard delta > 0, state.selection + delta >= state.items.count, !state.items.isEmpty, !state.endOfFeed else {
+            select(&state, state.selection + delta)
+            return []
+        }
+        select(&state, state.selection + delta)
+        state.pendingJump = state.nextPageNumber
+        return appendNextPage(&state, explicit: true)
+    }
+
+    /// Selects row `index`, clamped to the list.
+    static func select(_ state: inout AppState, _ index: Int) {
+        state.pendingJump = nil
+        guard !state.items.isEmpty else { return }
+        state.selection = min(max(0, index), state.items.count - 1)
+        keepSelectionVisible(&state)
+    }
+
+    /// Scrolls just enough for the selected row to be on screen, and the footer row ("loading",
+    /// "end of feed") too when the last item is selected.
+    static func keepSelectionVisible(_ state: inout AppState) {
+        let rows = max(1, listRows(for: state.size))
+        let count = state.items.count
+        let total = count + (hasFooter(state) ? 1 : 0)
+        let bottom = state.selection == count - 1 ? total - 1 : state.selection
+        if state.selection < state.scrollOffset { state.scrollOffset = state.selection }
+        if bottom >= state.scrollOffset + rows { state.scrollOffset = bottom - rows + 1 }
+        state.scrollOffset = max(0, min(state.scrollOffset, state.selection, max(0, total - rows)))
+    }
+
+    /// Whether the list ends with a footer row.
+    static func hasFooter(_ state: AppState) -> Bool {
+        !state.items.isEmpty && (state.isAppending || state.endOfFeed)
+    }
+}

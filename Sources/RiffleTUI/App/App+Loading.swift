@@ -1,0 +1,110 @@
+import Foundation
+import RiffleKit
+
+extension App {
+    /// Asks for the page after the last loaded one, unless one is in flight or the feed has ended.
+    /// - Parameter explicit: the user asked (rather than a prefetch), so a paused prefetch resumes.
+    static func appendNextPage(_ state: inout AppState, explicit: Bool) -> [Effect] {
+        if explicit { state.prefetchPaused = false }
+        guard !state.isAppending, !state.endOfFeed, !state.prefetchPaused else { return [] }
+        return send(&state, PageRequest(page: state.nextPageNumber, policy: .returnCacheElseLoad, purpose: .append))
+    }
+
+    /// Loads the next page in the background once the selection is in the last third of the list.
+    static func prefetchIfNeeded(_ state: inout AppState) -> [Effect] {
+        let count = state.items.count
+        guard count > 0, state.selection >= count * 2 / 3 else { return [] }
+        return appendNextPage(&state, explicit: false)
+    }
+
+    /// Reloads loaded page `number` from the network, unless a reload of it is already in flight.
+    static func reload(_ state: inout AppState, page number: Int) -> [Effect] {
+        guard !state.requests.contains(where: { $0.page == number && $0.purpose == .reload }) else { return [] }
+        return send(&state, PageRequest(page: number, policy: .reloadIgnoringCache, purpose: .reload))
+    }
+
+    static func send(_ state: inout AppState, _ request: PageRequest) -> [Effect] {
+        state.requests.append(request)
+        return [.load(page: request.page, policy: request.policy)]
+    }
+
+    /// `n`: selects the first item of the page after the one heading to; loads it first when needed.
+    /// Pressing `n` twice quickly means "two pages on": the second jump supersedes the first, so page
+    /// 2 is added below but the selection waits for page 3.
+    static func jumpForward(_ state: inout AppState) -> [Effect] {
+        let target = (state.pendingJump ?? state.pageNumber) + 1
+        if let index = state.firstIndex(ofPage: target), index < state.items.count {
+            state.pendingJump = nil
+            select(&state, index)
+            return []
+        }
+        guard !state.endOfFeed || target < state.nextPageNumber else {
+            raise(&state, "end of feed")
+            return []
+        }
+        state.pendingJump = target
+        return appendNextPage(&state, explicit: true)
+    }
+
+    /// `p`: selects the first item of the page before; it is always loaded (pages are consecutive).
+    static func jumpBack(_ state: inout AppState) {
+        let target = (state.pendingJump ?? state.pageNumber) - 1
+        state.pendingJump = nil
+        guard let index = state.firstIndex(ofPage: target) else { return }
+        select(&state, index)
+    }
+
+    /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
+    static func receive(_ state: inout AppState, _ page: Page) -> [Effect] {
+        guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else { return [] }
+        let request = state.requests.remove(at: i)
+        if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
+            replace(&state, at: k, with: LoadedPage(page))
+            return []
+        }
+        guard request.purpose == .append, page.number == state.nextPageNumber else { return [] }
+        state.prefetchPaused = false
+        guard !page.items.isEmpty else {
+            state.endOfFeed = true
+            state.pendingJump = nil
+            keepSelectionVisible(&state)
+            return []
+        }
+        state.pages.append(LoadedPage(page))
+        if state.pendingJump == page.number, let index = state.firstIndex(ofPage: page.number) {
+            state.pendingJump = nil
+            select(&state, index)
+        } else if let jump = state.pendingJump, jump > page.number {
+            return appendNextPage(&state, explicit: true)
+        }
+        keepSelectionVisible(&state)
+        return []
+    }
+
+    /// Swaps in a reloaded page, keeping the selection on the same place: the same row of that page
+    /// (clamped), or the same item of another page.
+    static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
+        let selected = state.selectedPage?.number
+        let offset = state.selectedPage.flatMap { state.firstIndex(ofPage: $0.number) }.map { state.selection - $0 } ?? 0
+        state.pages[k] = page
+        if let selected, let start = state.firstIndex(ofPage: selected) {
+            let count = state.pages.first { $0.number == selected }?.items.count ?? 0
+            state.selection = start + min(offset, max(0, count - 1))
+        }
+        state.selection = max(0, min(state.selection, state.items.count - 1))
+        keepSelectionVisible(&state)
+    }
+
+    /// A load failed: a toast says so, and the list stays as it was.
+    static func fail(_ state: inout AppState, page: Int, message: String) -> [Effect] {
+        // A failure of a request nobody waits for any more is not news.
+        guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
+        let request = state.requests.remove(at: i)
+        if request.purpose == .append {
+            state.pendingJump = nil
+            state.prefetchPaused = true
+        }
+        raise(&state, "page \(page): \(message)")
+        return []
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import RiffleKit
+
+extension App {
+    /// Draws the whole screen for `state`. Pure: the same state always gives the same buffer.
+    ///
+    /// Line 0 is the header, the last line the status bar, the list between them; toasts cover the
+    /// bottom rows of the list.
+    public static func view(_ state: AppState) -> Buffer {
+        var buffer = Buffer(size: state.size)
+        let area = buffer.area
+        guard area.width >= minimumSize.width, area.height >= minimumSize.height else {
+            Centered(text: "terminal too small", style: Style(.error)).render(into: &buffer, area: area)
+            return buffer
+        }
+        if case .detail(let detail) = state.mode {
+            renderDetail(detail, state: state, into: &buffer)
+            ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
+            return buffer
+        }
+        Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
+        let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
+        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"
+        ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
+                 emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
+        ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
+        statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        return buffer
+    }
+
+    /// The row under the last item: a spinner while the next page loads, or the end of the feed.
+    static func footer(_ state: AppState) -> String? {
+        if state.isAppending {
+            return "\(Spinner(frame: state.spinnerFrame).symbol) loading page \(state.nextPageNumber)…"
+        }
+        return state.endOfFeed ? "end of feed" : nil
+    }
+
+    static func statusBar(_ state: AppState) -> StatusBar {
+        var facts = ["page \(state.pageNumber)", state.items.count == 1 ? "1 item" : "\(state.items.count) items"]
+        if let info = state.pageInfo {
+            facts.append(info.source == .network ? "network" : "cache")
+            facts.append("fetched \(Timestamp.age(of: info.fetchedAt, now: state.now))")
+        }
+        let activity = state.loading.page.map { "loading page \($0)" }
+        return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame)
+    }
+}

@@ -1,0 +1,42 @@
+import RiffleKit
+
+/// What fills the screen between the header and the status bar.
+public enum Mode: Sendable, Equatable {
+    /// The list of items.
+    case list
+    /// One item's fields (Enter); Esc or q returns to the list at the same place.
+    case detail(DetailState)
+}
+
+/// The detail screen of one item.
+public struct DetailState: Sendable, Equatable {
+    /// The item shown (a copy, so a reload of its page does not change it under the reader).
+    public var item: Item
+    /// The first line drawn.
+    public var scroll: Int = 0
+    /// Whether the item is shown as pretty-printed JSON rather than as fields.
+    public var showsRawJSON = false
+
+    public init(item: Item) { self.item = item }
+}
+
+/// A box drawn over the screen; the keys go to it while it is open.
+public enum Overlay: Sendable, Equatable {
+    /// Every key and what it does (`?`); any key closes it.
+    case help
+    /// Every message raised so far (`L`); Esc closes it.
+    case log
+}
+
+/// The `/` filter over the loaded items.
+public struct FilterState: Sendable, Equatable {
+    /// The text to find (case-insensitively) in titles and details.
+    public var query: String
+    /// True while the user types it; Enter keeps it and returns to moving.
+    public var isEditing: Bool
+
+    public init(query: String = "", isEditing: Bool = true) {
+        self.query = query
+        self.isEditing = isEditing
+    }
+}

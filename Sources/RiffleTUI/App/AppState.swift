@@ -1,0 +1,113 @@
+import Foundation
+import RiffleKit
+
+/// Everything the browser shows, as a plain value: `App.update` changes it, `App.view` draws it.
+///
+/// The list holds every loaded page in order (infinite scroll); `selection` indexes `items`.
+///
+/// ```swift
+/// var state = AppState(feedTitle: "lobste.rs", size: Size(width: 80, height: 24), now: Date())
+/// let effects = App.update(&state, .start)   // [.load(page: 1, policy: .returnCacheElseLoad)]
+/// let frame = App.view(state)
+/// ```
+public struct AppState: Sendable, Equatable {
+    /// Shown in the header: the feed's name, else its host.
+    public var feedTitle: String
+    /// The loaded pages, consecutive and in order.
+    public var pages: [LoadedPage] = []
+    /// Set when a page came back empty: there is nothing after the last loaded page.
+    public var endOfFeed = false
+    /// The highlighted row, an index into `items`.
+    public var selection: Int = 0
+    /// The index of the first row drawn in the list.
+    public var scrollOffset: Int = 0
+    /// Requests in flight, oldest first. Only answers to these are used; anything else is stale.
+    public var requests: [PageRequest] = []
+    /// The page whose first item to select when it arrives (after `n` or moving past the end).
+    /// A later jump or an explicit move supersedes it.
+    public var pendingJump: Int?
+    /// Set when a background load failed, so moving does not retry it on every key press; an
+    /// explicit request or a loaded page clears it.
+    public var prefetchPaused = false
+    /// Advances on every tick while loading; the spinner draws `spinnerFrame % frames.count`.
+    public var spinnerFrame: Int = 0
+    /// Every message raised so far, oldest first; the recent ones are drawn as toasts.
+    public var toasts: [Toast] = []
+    /// The clock, as of the last `.tick`: ages and toast lifetimes are measured from it.
+    public var now: Date
+    /// The terminal's size in cells.
+    public var size: Size
+    /// Set when the user asked to quit.
+    public var shouldQuit: Bool = false
+    /// The list, or one item's detail.
+    public var mode: Mode = .list
+    /// The help or log box, when one is open.
+    public var overlay: Overlay?
+
+    /// A fresh browser with nothing loaded.
+    public init(feedTitle: String, size: Size, now: Date) {
+        self.feedTitle = feedTitle
+        self.size = size
+        self.now = now
+    }
+}
+
+extension AppState {
+    /// Every loaded item, page after page.
+    public var items: [Item] { pages.flatMap(\.items) }
+
+    /// The highlighted item, if any.
+    public var selectedItem: Item? {
+        let items = items
+        return items.indices.contains(selection) ? items[selection] : nil
+    }
+
+    /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
+    public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
+
+    /// Where the selected item's page came from; nil until a page has arrived.
+    public var pageInfo: PageInfo? { (selectedPage ?? pages.first)?.info }
+
+    /// The page holding the selected item.
+    public var selectedPage: LoadedPage? { page(containing: selection) }
+
+    /// The page holding item `index`.
+    public func page(containing index: Int) -> LoadedPage? {
+        var start = 0
+        for page in pages {
+            if index >= start && index < start + page.items.count { return page }
+            start += page.items.count
+        }
+        return nil
+    }
+
+    /// The index in `items` of page `number`'s first item; nil when that page is not loaded.
+    public func firstIndex(ofPage number: Int) -> Int? {
+        var start = 0
+        for page in pages {
+            if page.number == number { return start }
+            start += page.items.count
+        }
+        return nil
+    }
+
+    /// The number of the page an append would load.
+    public var nextPageNumber: Int { (pages.last?.number ?? 0) + 1 }
+
+    /// Whether the next page is being fetched (a spinner row shows at the bottom of the list).
+    public var isAppending: Bool { requests.contains { $0.purpose == .append } }
+
+    /// The oldest request in flight, as the status bar reports it.
+    public var loading: LoadState {
+        requests.first.map { .loading(page: $0.page, policy: $0.policy) } ?? .idle
+    }
+
+    /// True while something on screen moves (the spinner, a toast waiting to fade): the run loop sends
+    /// `.tick` about every 80 ms while this holds.
+    public var isAnimating: Bool { !requests.isEmpty || !visibleToasts.isEmpty }
+
+    /// The toasts to draw now, oldest first, at most `Toast.maxVisible`.
+    public var visibleToasts: [Toast] {
+        Array(toasts.filter { $0.isVisible(at: now) }.suffix(Toast.maxVisible))
+    }
+}

@@ -1,0 +1,39 @@
+/// The bottom line: facts about the page on the left, an activity note and spinner on the right.
+public struct StatusBar: Sendable {
+    /// The facts, drawn separated by " · ", e.g. ["page 2", "20 items", "network", "fetched 3m ago"].
+    public var facts: [String]
+    /// Drawn at the right end with a spinner while something loads, e.g. "loading page 3"; nil when idle.
+    public var activity: String?
+    /// The spinner's frame.
+    public var spinnerFrame: Int
+
+    public init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0) {
+        self.facts = facts
+        self.activity = activity
+        self.spinnerFrame = spinnerFrame
+    }
+
+    /// The left-hand text.
+    public var text: String { facts.joined(separator: " · ") }
+
+    /// Draws the bar on the first row of `area`.
+    public func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        let style = Style(.status)
+        buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), style: style)
+        var right = area.maxX
+        if let activity {
+            // "<activity> ⠋ ": the spinner keeps its place at the edge whatever the text's width.
+            right -= 2
+            Spinner(frame: spinnerFrame).render(into: &buffer, area: Rect(x: right, y: area.y, width: 1, height: 1),
+                                                style: Style(.status, bold: true))
+            let width = TextWidth.width(of: activity)
+            // The page facts matter more than the activity note when space is short.
+            if area.x + 1 + TextWidth.width(of: text) + 2 + width + 1 <= right {
+                right -= width + 1
+                buffer.write(activity, x: right, y: area.y, style: style)
+            }
+        }
+        buffer.write(text, x: area.x + 1, y: area.y, maxWidth: max(0, right - area.x - 2), style: style)
+    }
+}

@@ -1,0 +1,30 @@
+/// One line of text made of differently styled pieces, e.g. a field's key and its value.
+public struct StyledLine: Sendable, Equatable {
+    /// A piece of text in one style.
+    public struct Span: Sendable, Equatable {
+        public var text: String
+        public var style: Style
+        public init(_ text: String, _ style: Style = .normal) {
+            self.text = text
+            self.style = style
+        }
+    }
+
+    public var spans: [Span]
+
+    public init(_ spans: [Span]) { self.spans = spans }
+
+    /// A line of one piece of text.
+    public init(_ text: String, _ style: Style = .normal) { self.init([Span(text, style)]) }
+
+    /// The line's text without styles.
+    public var text: String { spans.map(\.text).joined() }
+
+    /// Draws the line on row `y` from `x`, cut at `maxX`.
+    public func render(into buffer: inout Buffer, x: Int, y: Int, maxX: Int) {
+        var column = x
+        for span in spans where column < maxX {
+            column += buffer.write(span.text, x: column, y: y, maxWidth: maxX - column, style: span.style)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RiffleKit
+import Testing
+@testable import RiffleTUI
+
+@Suite("update: infinite scroll")
+struct InfiniteScrollTests {
+    @Test func reachingTheLastThirdPrefetchesTheNextPageOnce() {
+        // Given page 1 of 10 items
+        var state = Fixture.state()
+        // When the selection moves down to index 5 (not yet the last third), nothing loads
+        for _ in 0..<5 { #expect(state.press("j") == []) }
+        // When it reaches index 6 (6 >= 10 * 2 / 3), page 2 is requested in the background
+        #expect(state.press("j") == [.load(page: 2, policy: .returnCacheElseLoad)])
+        // And not again while it is in flight
+        #expect(state.press("j") == [])
+        #expect(state.press("k") == [])
+        #expect(state.requests.count == 1)
+        // When it arrives it is appended; the selection stays
+        state.send(.pageLoaded(Fixture.page(2)))
+        #expect(state.items.count == 20 && state.selection == 6)
+    }
+
+    @Test func movingPastTheLastItemLoadsAndSelectsTheNextPage() {
+        // Given page 1 with a failed prefetch (so nothing is in flight)
+        var state = Fixture.state()
+        state.press("G")
+        state.send(.pageFailed(page: 2, message: "timed out"))
+        state.send(.tick(Fixture.now))
+        state.send(.tick(Fixture.now.addingTimeInterval(5)))
+        #expect(state.press("k") == [], "a failed prefetch is not retried on every move")
+        state.press("j")
+        // When j is pressed on the last item
+        #expect(state.press("j") == [.load(page: 2, policy: .returnCacheElseLoad)])
+        // Then a spinner row shows under it
+        #expect(App.view(state).trimmedLines[6] == " ⠋ loading page 2…")
+        // And when the page arrives the selection moves onto its first item
+        state.send(.pageLoaded(Fixture.page(2)))
+        #expect(state.selection == 10)
+    }
+
+    @Test func anEmptyPageEndsTheFeed() {
+        // Given pages 1 and 2, and page 3 comes back empty
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("G")
+        #expect(state.requests.map(\.page) == [3])
+        state.send(.pageLoaded(Fixture.page(3, items: [])))
+        // Then "end of feed" closes the list and nothing more is asked for
+        #expect(state.endOfFeed)
+        #expect(App.view(state).trimmedLines[6] == " end of feed")
+        #expect(state.press("j") == [])
+        #expect(state.press("n") == [])
+        #expect(state.toasts.last?.message == "end of feed")
+        #expect(state.items.count == 20 && state.selection == 19)
+    }
+
+    @Test func statusBarShowsThePageOfTheSelection() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, source: .disk)])
+        state.size = Size(width: 60, height: 8)
+        #expect(App.view(state).trimmedLines[7].hasPrefix(" page 2 · 20 items · cache"))
+        state.press("k")
+        #expect(App.view(state).trimmedLines[7].hasPrefix(" page 1 · 20 items · network"))
+    }
+
+    @Test func spinnerRowScrollsIntoViewAtTheEnd() {
+        var state = Fixture.state()
+        state.press("G")
+        let lines = App.view(state).trimmedLines
+        #expect(lines[5] == " p1 item 10")
+        #expect(lines[6] == " ⠋ loading page 2…")
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import RiffleKit
+import Testing
+@testable import RiffleTUI
+
+@Suite("update: loading pages")
+struct LoadingTests {
+    @Test func startLoadsPageOneFromCacheElseNetwork() {
+        // Given a fresh browser
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        // When it starts
+        let effects = state.send(.start)
+        // Then page 1 is requested, cache first
+        #expect(effects == [.load(page: 1, policy: .returnCacheElseLoad)])
+        #expect(state.loading == .loading(page: 1, policy: .returnCacheElseLoad))
+    }
+
+    @Test func loadedPageReplacesTheList() {
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        state.send(.start)
+        state.send(.pageLoaded(Fixture.page(1, source: .disk)))
+        #expect(state.items.count == 10)
+        #expect(state.loading == .idle)
+        #expect(state.pageInfo == PageInfo(source: .disk, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
+    }
+
+    @Test func nextPageKeepsTheListWhileLoadingThenSelectsItsFirstItem() {
+        // Given page 1 with the 2nd row selected
+        var state = Fixture.state()
+        state.press("j")
+        // When n is pressed
+        let effects = state.press("n")
+        // Then page 2 is requested and page 1 stays, with a spinner row under it
+        #expect(effects == [.load(page: 2, policy: .returnCacheElseLoad)])
+        #expect(state.items == Fixture.items(10, page: 1) && state.selection == 1)
+        #expect(state.isAppending)
+        // When page 2 arrives, it is added below and its first item selected
+        state.send(.pageLoaded(Fixture.page(2)))
+        #expect(state.items == Fixture.items(10, page: 1) + Fixture.items(10, page: 2))
+        #expect(state.selection == 10 && state.pageNumber == 2)
+    }
+
+    @Test func keysKeepWorkingWhileLoadingAndAMoveCancelsTheJump() {
+        // Given n pressed on page 1
+        var state = Fixture.state()
+        state.press("n")
+        // When the user moves before page 2 arrives
+        state.press("j"); state.press("j")
+        state.send(.pageLoaded(Fixture.page(2)))
+        // Then the page is added but the selection stays where the user put it
+        #expect(state.selection == 2 && state.items.count == 20)
+    }
+
+    @Test func nextOnALoadedPageJumpsWithoutLoading() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("g")
+        #expect(state.press("n") == [])
+        #expect(state.selection == 10 && state.pageNumber == 2)
+    }
+
+    @Test func previousPageSelectsItsFirstItemAndStopsAtOne() {
+        // Given pages 1 and 2, the selection in page 2
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j"); state.press("j")
+        // When p is pressed, page 1's first item is selected without a load
+        #expect(state.press("p") == [])
+        #expect(state.selection == 0 && state.pageNumber == 1)
+        // And p again stays there
+        state.press("p")
+        #expect(state.selection == 0 && state.requests.isEmpty)
+    }
+
+    @Test func reloadBypassesCacheAndKeepsSelectionClamped() {
+        // Given page 1 with row 8 selected
+        var state = Fixture.state()
+        for _ in 0..<8 { state.press(.down) }
+        state.send(.pageFailed(page: 2, message: "prefetch failed"))
+        // When r is pressed and the page comes back shorter
+        #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
+        #expect(state.press("r") == [], "a reload in flight is not asked for twice")
+        state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(5))))
+        // Then the selection is kept, clamped to the new last row
+        #expect(state.selection == 4)
+        #expect(state.items.count == 5)
+    }
+
+    @Test func reloadReloadsThePageOfTheSelection() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j")
+        #expect(state.press("r") == [.load(page: 2, policy: .reloadIgnoringCache)])
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 9))))
+        #expect(state.selection == 11 && state.items[11].title == "p9 item 2")
+    }
+
+    @Test func capitalRReloadsEveryLoadedPageInOrder() {
+        // Given three loaded pages
+        var state = Fixture.state(pages: (1...3).map { Fixture.page($0) })
+        state.press("k")
+        // When R is pressed, then each page is reloaded from the network, in order
+        #expect(state.press("R") == (1...3).map { .load(page: $0, policy: .reloadIgnoringCache) })
+        // And pressing it again while they are in flight asks for nothing more
+        #expect(state.press("R") == [])
+        // When the answers arrive (in any order) each replaces its page; the selection stays put
+        state.send(.pageLoaded(Fixture.page(3, items: Fixture.items(4, page: 33))))
+        state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(10, page: 11))))
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 22))))
+        #expect(state.items.map(\.title).first == "p11 item 1")
+        #expect(state.items.count == 24 && state.items[state.selection].title == "p22 item 10")
+        #expect(!state.requests.contains { $0.purpose == .reload })
+    }
+
+    @Test func reloadBeforeAnythingLoadedRetriesPageOne() {
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        state.send(.start)
+        state.send(.pageFailed(page: 1, message: "could not connect"))
+        #expect(state.press("R") == [.load(page: 1, policy: .returnCacheElseLoad)])
+        state.send(.pageFailed(page: 1, message: "could not connect"))
+        #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
+    }
+
+    @Test func reloadOfAnEarlierPageKeepsTheSelectedItem() {
+        // Given the selection on page 2's 2nd item, and page 1 reloaded with 3 items fewer
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("j")
+        state.press("p"); state.press("r"); state.press("n")
+        state.press("j")
+        state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(7))))
+        // Then the same item stays selected
+        #expect(state.items[state.selection].title == "p2 item 2")
+    }
+
+    @Test func supersededJumpNeverReachesTheScreen() {
+        // Given page 1, and n pressed twice quickly
+        var state = Fixture.state()
+        #expect(state.press("n") == [.load(page: 2, policy: .returnCacheElseLoad)])
+        #expect(state.press("n") == [], "page 3 can only follow page 2")
+        #expect(state.pendingJump == 3)
+        // When page 2's answer arrives
+        let effects = state.send(.pageLoaded(Fixture.page(2)))
+        // Then it joins the list below, the selection does not flash to it, and page 3 is asked for
+        #expect(effects == [.load(page: 3, policy: .returnCacheElseLoad)])
+        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(App.view(state).trimmedLines[1] == " p1 item 1")
+        // When page 3 arrives, its first item is selected
+        state.send(.pageLoaded(Fixture.page(3)))
+        #expect(state.selection == 20 && state.pageNumber == 3)
+    }
+
+    @Test func answersNobodyAskedForAreDropped() {
+        // Given page 1 and nothing in flight
+        var state = Fixture.state()
+        let before = state
+        // When a page or a failure arrives that no request is waiting for
+        state.send(.pageLoaded(Fixture.page(5)))
+        state.send(.pageFailed(page: 7, message: "HTTP 500"))
+        // Then nothing changes
+        #expect(state == before)
+    }
+
+    @Test func previousAfterNextCountsFromTheWantedPage() {
+        var state = Fixture.state(pages: (1...4).map { Fixture.page($0) })
+        state.press("p"); state.press("p")
+        #expect(state.pageNumber == 2 && state.selection == 10)
+    }
+
+    @Test func failureRaisesAToastAndKeepsThePage() {
+        var state = Fixture.state()
+        state.press("n")
+        state.send(.pageFailed(page: 2, message: "could not connect to localhost:1 (connection refused)"))
+        #expect(state.toasts.map(\.message) == ["page 2: could not connect to localhost:1 (connection refused)"])
+        #expect(state.pageNumber == 1 && state.items.count == 10)
+        #expect(state.loading == .idle)
+    }
+}
+
+@Suite("update: keys, ticks, toasts")
+struct KeyTests {
+    @Test func downAndJMoveAndStopAtTheEnd() {
+        var state = Fixture.state()
+        state.press(.down); state.press("j")
+        #expect(state.selection == 2)
+        for _ in 0..<20 { state.press("j") }
+        #expect(state.selection == 9)
+    }
+
+    @Test func upAndKMoveAndStopAtTheTop() {
+        var state = Fixture.state()
+        for _ in 0..<5 { state.press(.down) }
+        state.press(.up); state.press("k")
+        #expect(state.selection == 3)
+        for _ in 0..<20 { state.press("k") }
+        #expect(state.selection == 0 && state.scrollOffset == 0)
+    }
+
+    @Test func movingScrollsToKeepTheSelectionVisible() {
+        // Given 40x8: 6 list rows
+        var state = Fixture.state()
+        for _ in 0..<7 { state.press("j") }
+        #expect(state.selection == 7 && state.scrollOffset == 2)
+        for _ in 0..<7 { state.press("k") }
+        #expect(state.selection == 0 && state.scrollOffset == 0)
+    }
+
+    @Test func resizeKeepsTheSelectionVisible() {
+        var state = Fixture.state()
+        for _ in 0..<5 { state.press("j") }
+        state.send(.event(.resize(Size(width: 40, height: 4))))
+        #expect(state.size == Size(width: 40, height: 4))
+        #expect(state.scrollOffset == 4)
+    }
+
+    @Test func movingOnAnEmptyPageDoesNothing() {
+        var state = Fixture.state(showing: Fixture.page(1, items: []))
+        state.press("j")
+        #expect(state.selection == 0)
+    }
+
+    @Test func qQuits() {
+        var state = Fixture.state()
+        #expect(state.press("q") == [.quit])
+        #expect(state.shouldQuit)
+    }
+
+    @Test func tickAdvancesTheSpinnerOnlyWhileLoading() {
+        var state = Fixture.state()
+        state.send(.tick(Fixture.now.addingTimeInterval(1)))
+        #expect(state.spinnerFrame == 0)
+        #expect(state.now == Fixture.now.addingTimeInterval(1))
+        state.press("n")
+        state.send(.tick(Fixture.now.addingTimeInterval(2)))
+        #expect(state.spinnerFrame == 1)
+        #expect(state.isAnimating)
+    }
+
+    @Test func toastFadesThreeSecondsAfterTheFirstTick() {
+        // Given a failure raised while `now` is stale
+        var state = Fixture.state()
+        state.press("n")
+        state.send(.pageFailed(page: 2, message: "timed out"))
+        #expect(state.visibleToasts.count == 1)
+        // When ticks arrive: the toast's clock starts at the first one
+        let t0 = Fixture.now.addingTimeInterval(600)
+        state.send(.tick(t0))
+        state.send(.tick(t0.addingTimeInterval(2.9)))
+        #expect(state.visibleToasts.count == 1)
+        state.send(.tick(t0.addingTimeInterval(3.1)))
+        // Then it is gone from the screen but kept in the log
+        #expect(state.visibleToasts.isEmpty)
+        #expect(state.toasts.count == 1)
+        #expect(!state.isAnimating)
+    }
+
+    @Test func atMostThreeToastsNewestLast() {
+        var state = Fixture.state()
+        for n in 2...6 {
+            state.press("n")
+            state.send(.pageFailed(page: state.loading.page ?? 0, message: "e\(n)"))
+        }
+        #expect(state.visibleToasts.map(\.message) == ["page 2: e4", "page 2: e5", "page 2: e6"])
+    }
+}
