@@ -19,7 +19,7 @@ struct ViewTests {
         let buffer = App.view(state)
         // Then the header, the rows with their dim details and ages, and the status bar show
         #expect(buffer.trimmedLines == [
-            " demo feed",
+            " demo feed                       ? help",
             " Hello world  pg · 120 points · 3h ago",
             " Second story  ann · 1m ago",
             " Third  2d ago",
@@ -157,7 +157,7 @@ struct ViewTests {
         }
         // And at exactly 20x5 the browser is back
         state.send(.event(.resize(Size(width: 20, height: 5))))
-        #expect(App.view(state).trimmedLines == [" demo feed", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · 10 items…"])
+        #expect(App.view(state).trimmedLines == [" demo feed   ? help", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · 10 items…"])
     }
 
     @Test func tinyScreensDoNotCrash() {

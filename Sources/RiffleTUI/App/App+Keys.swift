@@ -31,6 +31,15 @@ extension App {
 
     /// Sends a key to whatever has it: an open box, the detail, or the list.
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
+        switch state.overlay {
+        case .help:
+            state.overlay = nil  // any key closes the help
+            return []
+        case .log:
+            if key == .escape || key == .character("q") || key == .character("L") { state.overlay = nil }
+            return []
+        case nil: break
+        }
         if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
         return pressInList(&state, key)
     }
@@ -56,6 +65,8 @@ extension App {
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
             return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
         case .enter: openDetail(&state)
+        case .character("?"): state.overlay = .help
+        case .character("L"): state.overlay = .log
         case .character("o"): return openLink(&state, state.selectedItem)
         case .character("q"):
             state.shouldQuit = true

@@ -16,16 +16,26 @@ extension App {
         if case .detail(let detail) = state.mode {
             renderDetail(detail, state: state, into: &buffer)
             ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
-            return buffer
+        } else {
+            renderList(state, into: &buffer)
         }
-        Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
+        switch state.overlay {
+        case .help: HelpOverlay().render(into: &buffer, area: area)
+        case .log: LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
+        case nil: break
+        }
+        return buffer
+    }
+
+    static func renderList(_ state: AppState, into buffer: inout Buffer) {
+        let area = buffer.area
+        Header(title: state.feedTitle, hint: "? help").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
         let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"
         ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
                  emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
         ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
         statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
-        return buffer
     }
 
     /// The row under the last item: a spinner while the next page loads, or the end of the feed.
