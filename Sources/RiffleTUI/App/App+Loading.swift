@@ -11,9 +11,10 @@ extension App {
     }
 
     /// Loads the next page in the background once the selection is in the last third of the list.
+    /// Not while filtering: a filter matching little would otherwise pull in the whole feed.
     static func prefetchIfNeeded(_ state: inout AppState) -> [Effect] {
-        let count = state.items.count
-        guard count > 0, state.selection >= count * 2 / 3 else { return [] }
+        let count = state.rows.count
+        guard !state.isFiltering, count > 0, state.selection >= count * 2 / 3 else { return [] }
         return appendNextPage(&state, explicit: false)
     }
 
@@ -33,9 +34,8 @@ extension App {
     /// 2 is added below but the selection waits for page 3.
     static func jumpForward(_ state: inout AppState) -> [Effect] {
         let target = (state.pendingJump ?? state.pageNumber) + 1
-        if let index = state.firstIndex(ofPage: target), index < state.items.count {
-            state.pendingJump = nil
-            select(&state, index)
+        if let row = state.firstRow(ofPage: target) {
+            select(&state, row)
             return []
         }
         guard !state.endOfFeed || target < state.nextPageNumber else {
@@ -50,8 +50,8 @@ extension App {
     static func jumpBack(_ state: inout AppState) {
         let target = (state.pendingJump ?? state.pageNumber) - 1
         state.pendingJump = nil
-        guard let index = state.firstIndex(ofPage: target) else { return }
-        select(&state, index)
+        guard let row = state.firstRow(ofPage: target) else { return }
+        select(&state, row)
     }
 
     /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
@@ -71,9 +71,8 @@ extension App {
             return []
         }
         state.pages.append(LoadedPage(page))
-        if state.pendingJump == page.number, let index = state.firstIndex(ofPage: page.number) {
-            state.pendingJump = nil
-            select(&state, index)
+        if state.pendingJump == page.number, let row = state.firstRow(ofPage: page.number) {
+            select(&state, row)
         } else if let jump = state.pendingJump, jump > page.number {
             return appendNextPage(&state, explicit: true)
         }
@@ -85,13 +84,16 @@ extension App {
     /// (clamped), or the same item of another page.
     static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
         let selected = state.selectedPage?.number
-        let offset = state.selectedPage.flatMap { state.firstIndex(ofPage: $0.number) }.map { state.selection - $0 } ?? 0
+        let start = selected.flatMap { state.firstIndex(ofPage: $0) }
+        let offset = (state.selectedIndex ?? 0) - (start ?? 0)
         state.pages[k] = page
+        var index = state.selectedIndex ?? 0
         if let selected, let start = state.firstIndex(ofPage: selected) {
             let count = state.pages.first { $0.number == selected }?.items.count ?? 0
-            state.selection = start + min(offset, max(0, count - 1))
+            index = start + min(offset, max(0, count - 1))
         }
-        state.selection = max(0, min(state.selection, state.items.count - 1))
+        let rows = state.rows
+        state.selection = rows.firstIndex { $0 >= index } ?? max(0, rows.count - 1)
         keepSelectionVisible(&state)
     }
 

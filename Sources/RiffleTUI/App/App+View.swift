@@ -31,11 +31,19 @@ extension App {
         let area = buffer.area
         Header(title: state.feedTitle, hint: "? help").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
-        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"
-        ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
+        let items = state.items
+        let rows = state.rows
+        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…"
+            : state.isFiltering && !items.isEmpty ? "no matches" : "no items"
+        ListView(items: rows.map { items[$0] }, selection: state.selection, offset: state.scrollOffset, now: state.now,
                  emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
         ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
-        statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        let bottom = Rect(x: 0, y: area.height - 1, width: area.width, height: 1)
+        if let filter = state.filter, filter.isEditing {
+            FilterBar(query: filter.query, matches: rows.count).render(into: &buffer, area: bottom)
+        } else {
+            statusBar(state).render(into: &buffer, area: bottom)
+        }
     }
 
     /// The row under the last item: a spinner while the next page loads, or the end of the feed.
@@ -47,7 +55,12 @@ extension App {
     }
 
     static func statusBar(_ state: AppState) -> StatusBar {
-        var facts = ["page \(state.pageNumber)", state.items.count == 1 ? "1 item" : "\(state.items.count) items"]
+        let count = state.items.count
+        var facts = ["page \(state.pageNumber)", count == 1 ? "1 item" : "\(count) items"]
+        if let query = state.filter?.query, state.isFiltering {
+            facts[1] = "\(state.rows.count)/\(count) items"
+            facts.insert("/\(query)", at: 0)
+        }
         if let info = state.pageInfo {
             facts.append(info.source == .network ? "network" : "cache")
             facts.append("fetched \(Timestamp.age(of: info.fetchedAt, now: state.now))")

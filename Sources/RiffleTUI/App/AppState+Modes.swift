@@ -1,3 +1,4 @@
+import Foundation
 import RiffleKit
 
 /// What fills the screen between the header and the status bar.
@@ -38,5 +39,11 @@ public struct FilterState: Sendable, Equatable {
     public init(query: String = "", isEditing: Bool = true) {
         self.query = query
         self.isEditing = isEditing
+    }
+
+    /// Whether `item`'s title or details contain `query`, ignoring case (any script: CJK, accents...).
+    public static func matches(_ item: Item, query: String) -> Bool {
+        item.title.range(of: query, options: [.caseInsensitive]) != nil
+            || item.details.contains { $0.range(of: query, options: [.caseInsensitive]) != nil }
     }
 }

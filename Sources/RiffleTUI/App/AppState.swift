@@ -17,7 +17,7 @@ public struct AppState: Sendable, Equatable {
     public var pages: [LoadedPage] = []
     /// Set when a page came back empty: there is nothing after the last loaded page.
     public var endOfFeed = false
-    /// The highlighted row, an index into `items`.
+    /// The highlighted row, an index into `rows` (the items the filter lets through).
     public var selection: Int = 0
     /// The index of the first row drawn in the list.
     public var scrollOffset: Int = 0
@@ -43,6 +43,8 @@ public struct AppState: Sendable, Equatable {
     public var mode: Mode = .list
     /// The help or log box, when one is open.
     public var overlay: Overlay?
+    /// The `/` filter, while typed or kept.
+    public var filter: FilterState?
 
     /// A fresh browser with nothing loaded.
     public init(feedTitle: String, size: Size, now: Date) {
@@ -56,11 +58,24 @@ extension AppState {
     /// Every loaded item, page after page.
     public var items: [Item] { pages.flatMap(\.items) }
 
-    /// The highlighted item, if any.
-    public var selectedItem: Item? {
+    /// Whether a non-empty filter hides some items.
+    public var isFiltering: Bool { !(filter?.query.isEmpty ?? true) }
+
+    /// The list's rows: indices into `items` of the items that match the filter (all without one).
+    public var rows: [Int] {
         let items = items
-        return items.indices.contains(selection) ? items[selection] : nil
+        guard let query = filter?.query, !query.isEmpty else { return Array(items.indices) }
+        return items.indices.filter { FilterState.matches(items[$0], query: query) }
     }
+
+    /// The index in `items` of the highlighted item.
+    public var selectedIndex: Int? {
+        let rows = rows
+        return rows.indices.contains(selection) ? rows[selection] : nil
+    }
+
+    /// The highlighted item, if any.
+    public var selectedItem: Item? { selectedIndex.map { items[$0] } }
 
     /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
     public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
@@ -69,7 +84,14 @@ extension AppState {
     public var pageInfo: PageInfo? { (selectedPage ?? pages.first)?.info }
 
     /// The page holding the selected item.
-    public var selectedPage: LoadedPage? { page(containing: selection) }
+    public var selectedPage: LoadedPage? { selectedIndex.flatMap { page(containing: $0) } }
+
+    /// The first row showing an item of page `number`; nil when none does (not loaded, or filtered out).
+    public func firstRow(ofPage number: Int) -> Int? {
+        guard let start = firstIndex(ofPage: number),
+              let count = pages.first(where: { $0.number == number })?.items.count else { return nil }
+        return rows.firstIndex { $0 >= start && $0 < start + count }
+    }
 
     /// The page holding item `index`.
     public func page(containing index: Int) -> LoadedPage? {
