@@ -66,7 +66,7 @@ struct FilterTests {
         // Then j moves among the matches and the status bar names the filter
         state.press("j")
         #expect(state.selectedItem?.title == "Rust and SWIFT compared")
-        #expect(App.view(state).trimmedLines[7] == " /swift · page 1 · 3/5 items · network…")
+        #expect(App.view(state).trimmedLines[7] == " /swift · page 1 · network · fetched 3…")
         // And Enter now opens the selected match
         state.press(.enter)
         #expect(state.detail?.item.title == "Rust and SWIFT compared")

@@ -58,6 +58,7 @@ extension App {
     static func receive(_ state: inout AppState, _ page: Page) -> [Effect] {
         guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else { return [] }
         let request = state.requests.remove(at: i)
+        if page.source == .network { state.isOffline = false }
         if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
             replace(&state, at: k, with: LoadedPage(page))
             return []
@@ -106,7 +107,16 @@ extension App {
             state.pendingJump = nil
             state.prefetchPaused = true
         }
+        if isConnectivityFailure(message) { state.isOffline = true }
         raise(&state, "page \(page): \(message)")
         return []
+    }
+
+    /// Whether a failure message says the server could not be reached (rather than answered badly).
+    /// The messages are `RiffleError` descriptions; the tests check these prefixes against them.
+    static func isConnectivityFailure(_ message: String) -> Bool {
+        ["could not connect to ", "could not resolve ", "offline", "TLS failed"].contains { message.hasPrefix($0) }
+            // "<host> timed out": a host has no spaces, so server text ending the same way does not count.
+            || (message.hasSuffix(" timed out") && !message.dropLast(" timed out".count).contains(" "))
     }
 }

@@ -54,18 +54,30 @@ extension App {
         return state.endOfFeed ? "end of feed" : nil
     }
 
+    /// Feed, page of the selection, item count, where that page came from and its age. When space is
+    /// short the feed name goes first (the header has it), then the item count.
     static func statusBar(_ state: AppState) -> StatusBar {
         let count = state.items.count
-        var facts = ["page \(state.pageNumber)", count == 1 ? "1 item" : "\(count) items"]
-        if let query = state.filter?.query, state.isFiltering {
-            facts[1] = "\(state.rows.count)/\(count) items"
-            facts.insert("/\(query)", at: 0)
-        }
+        var facts = [state.feedTitle, "page \(state.pageNumber)", count == 1 ? "1 item" : "\(count) items"]
+        if state.isFiltering { facts[2] = "\(state.rows.count)/\(count) items" }
         if let info = state.pageInfo {
-            facts.append(info.source == .network ? "network" : "cache")
+            facts.append(sourceLabel(info, state: state))
             facts.append("fetched \(Timestamp.age(of: info.fetchedAt, now: state.now))")
         }
+        var dropOrder = [0, 2]
+        if let query = state.filter?.query, state.isFiltering {
+            facts.insert("/\(query)", at: 0)
+            dropOrder = [1, 3]
+        }
         let activity = state.loading.page.map { "loading page \($0)" }
-        return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame)
+        return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: dropOrder)
+    }
+
+    /// "offline" after a connection failure, else "network", "cache", or "stale" for a cached page
+    /// older than `AppState.staleAfter`.
+    static func sourceLabel(_ info: PageInfo, state: AppState) -> String {
+        if state.isOffline { return "offline" }
+        if info.source == .network { return "network" }
+        return state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter ? "stale" : "cache"
     }
 }

@@ -45,6 +45,10 @@ public struct AppState: Sendable, Equatable {
     public var overlay: Overlay?
     /// The `/` filter, while typed or kept.
     public var filter: FilterState?
+    /// Set when a load failed for want of a connection; a page from the network clears it.
+    public var isOffline = false
+    /// A cached page older than this shows as "stale" in the status bar.
+    public var staleAfter: TimeInterval = 3600
 
     /// A fresh browser with nothing loaded.
     public init(feedTitle: String, size: Size, now: Date) {
