@@ -7,6 +7,8 @@ extension App {
         case .resize(let size):
             state.size = size
             keepSelectionVisible(&state)
+            // Lines rewrap to the new width: the detail's scroll must still end at the last line.
+            if case .detail(let detail) = state.mode { scrollDetail(&state, detail, by: 0) }
             return []
         case .mouseWheel(let up):
             if case .detail(let detail) = state.mode {

@@ -3,7 +3,8 @@ import RiffleKit
 
 /// Everything the browser shows, as a plain value: `App.update` changes it, `App.view` draws it.
 ///
-/// The list holds every loaded page in order (infinite scroll); `selection` indexes `items`.
+/// The list holds every loaded page in order (infinite scroll); `selection` indexes `rows`, the
+/// items the filter lets through.
 ///
 /// ```swift
 /// var state = AppState(feedTitle: "lobste.rs", size: Size(width: 80, height: 24), now: Date())
@@ -14,7 +15,14 @@ public struct AppState: Sendable, Equatable {
     /// Shown in the header: the feed's name, else its host.
     public var feedTitle: String
     /// The loaded pages, consecutive and in order.
-    public var pages: [LoadedPage] = []
+    public var pages: [LoadedPage] = [] {
+        didSet { reindex() }
+    }
+    /// Every loaded item, page after page. Kept with `rows` on every change of `pages` or `filter`,
+    /// since the view and most keys need them and a feed can hold thousands of items.
+    public private(set) var items: [Item] = []
+    /// The list's rows: indices into `items` of the items that match the filter (all without one).
+    public private(set) var rows: [Int] = []
     /// Set when a page came back empty: there is nothing after the last loaded page.
     public var endOfFeed = false
     /// The highlighted row, an index into `rows` (the items the filter lets through).
@@ -44,7 +52,9 @@ public struct AppState: Sendable, Equatable {
     /// The help or log box, when one is open.
     public var overlay: Overlay?
     /// The `/` filter, while typed or kept.
-    public var filter: FilterState?
+    public var filter: FilterState? {
+        didSet { if filter?.query != oldValue?.query { reindex() } }
+    }
     /// Set when a load failed for want of a connection; a page from the network clears it.
     public var isOffline = false
     /// A cached page older than this shows as "stale" in the status bar.
@@ -59,23 +69,21 @@ public struct AppState: Sendable, Equatable {
 }
 
 extension AppState {
-    /// Every loaded item, page after page.
-    public var items: [Item] { pages.flatMap(\.items) }
+    private mutating func reindex() {
+        items = pages.flatMap(\.items)
+        if let query = filter?.query, !query.isEmpty {
+            rows = items.indices.filter { FilterState.matches(items[$0], query: query) }
+        } else {
+            rows = Array(items.indices)
+        }
+    }
 
     /// Whether a non-empty filter hides some items.
     public var isFiltering: Bool { !(filter?.query.isEmpty ?? true) }
 
-    /// The list's rows: indices into `items` of the items that match the filter (all without one).
-    public var rows: [Int] {
-        let items = items
-        guard let query = filter?.query, !query.isEmpty else { return Array(items.indices) }
-        return items.indices.filter { FilterState.matches(items[$0], query: query) }
-    }
-
     /// The index in `items` of the highlighted item.
     public var selectedIndex: Int? {
-        let rows = rows
-        return rows.indices.contains(selection) ? rows[selection] : nil
+        rows.indices.contains(selection) ? rows[selection] : nil
     }
 
     /// The highlighted item, if any.
