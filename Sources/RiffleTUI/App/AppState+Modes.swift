@@ -18,6 +18,7 @@ public struct DetailState: Sendable, Equatable {
     /// Whether the item is shown as pretty-printed JSON rather than as fields.
     public var showsRawJSON = false
 
+    /// Shows `item` from its first line, as fields.
     public init(item: Item) { self.item = item }
 }
 
@@ -36,6 +37,7 @@ public struct FilterState: Sendable, Equatable {
     /// True while the user types it; Enter keeps it and returns to moving.
     public var isEditing: Bool
 
+    /// A filter; new ones start empty and being typed.
     public init(query: String = "", isEditing: Bool = true) {
         self.query = query
         self.isEditing = isEditing

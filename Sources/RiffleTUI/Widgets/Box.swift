@@ -1,7 +1,9 @@
 /// A bordered box with a title, its inside cleared: the frame of the help and log overlays.
 public struct Box: Sendable {
+    /// Drawn in the top border.
     public var title: String
 
+    /// A box titled `title`.
     public init(title: String) { self.title = title }
 
     /// A rectangle of `width` x `height` (each cut to `area`) centred in `area`.

@@ -19,8 +19,10 @@ public struct HelpOverlay: Sendable {
         ("Esc q", "back; q quits the list"),
     ]
 
+    /// The help box (its content is `bindings`).
     public init() {}
 
+    /// Draws the box centred in `area` (cut when it does not fit).
     public func render(into buffer: inout Buffer, area: Rect) {
         let keysWidth = HelpOverlay.bindings.map { TextWidth.width(of: $0.keys) }.max() ?? 0
         let actionWidth = HelpOverlay.bindings.map { TextWidth.width(of: $0.action) }.max() ?? 0

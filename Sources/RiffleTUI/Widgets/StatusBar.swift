@@ -10,6 +10,7 @@ public struct StatusBar: Sendable {
     /// dropped reads better than every fact cut short.
     public var dropOrder: [Int]
 
+    /// A bar of `facts`, with `activity` and a spinner on the right while loading.
     public init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0, dropOrder: [Int] = []) {
         self.facts = facts
         self.activity = activity
