@@ -31,6 +31,14 @@ struct OverlayTests {
         #expect(effects == [] && state.selection == 0 && !state.shouldQuit && state.mode == .list)
     }
 
+    @Test func mouseEventsDoNotReachTheListUnderABox() {
+        var state = Fixture.state()
+        state.press("?")
+        state.send(.event(.mouseWheel(up: false)))
+        state.send(.event(.mouseClick(x: 2, y: 4)))
+        #expect(state.selection == 0 && state.overlay == .help)
+    }
+
     @Test func helpOpensFromTheDetailToo() {
         var state = Fixture.state()
         state.press(.enter)

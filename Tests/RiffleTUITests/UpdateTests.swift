@@ -157,6 +157,29 @@ struct LoadingTests {
         #expect(state == before)
     }
 
+    @Test func nextNextPreviousWaitsForPageTwo() {
+        // Given n pressed twice, then p, before anything arrived
+        var state = Fixture.state()
+        state.press("n"); state.press("n"); state.press("p")
+        // Then the jump is to page 2, which is in flight
+        #expect(state.pendingJump == 2 && state.requests.map(\.page) == [2])
+        state.send(.pageLoaded(Fixture.page(2)))
+        #expect(state.selection == 10 && state.pendingJump == nil)
+    }
+
+    @Test func nextUnderAFilterSkipsPagesWithNoMatch() {
+        // Given pages 1-3 and a filter matching items of pages 1 and 3 only
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, items: [Fixture.item("other")]), Fixture.page(3)])
+        state.press("/")
+        for c in "item 5" { state.press(.character(c)) }
+        state.press(.enter)
+        state.press("g")
+        #expect(state.selectedItem?.title == "p1 item 5")
+        // When n is pressed, then the first match after page 2's start is selected, on page 3
+        #expect(state.press("n") == [])
+        #expect(state.selectedItem?.title == "p3 item 5" && state.pageNumber == 3)
+    }
+
     @Test func previousAfterNextCountsFromTheWantedPage() {
         var state = Fixture.state(pages: (1...4).map { Fixture.page($0) })
         state.press("p"); state.press("p")

@@ -11,6 +11,7 @@ extension App {
             if case .detail(let detail) = state.mode { scrollDetail(&state, detail, by: 0) }
             return []
         case .mouseWheel(let up):
+            guard state.overlay == nil else { return [] }
             if case .detail(let detail) = state.mode {
                 scrollDetail(&state, detail, by: up ? -wheelStep : wheelStep)
                 return []
@@ -58,8 +59,8 @@ extension App {
         case .pageDown: return move(&state, by: rows)
         case .control("u"): return move(&state, by: -max(1, rows / 2))
         case .control("d"): return move(&state, by: max(1, rows / 2))
-        case .character("n"): return jumpForward(&state)
-        case .character("p"): jumpBack(&state)
+        case .character("n"): return jump(&state, by: 1)
+        case .character("p"): return jump(&state, by: -1)
         case .character("r"):
             // Before the first page arrived there is nothing to reload: retry it instead.
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }

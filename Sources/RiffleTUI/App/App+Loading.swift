@@ -29,29 +29,26 @@ extension App {
         return [.load(page: request.page, policy: request.policy)]
     }
 
-    /// `n`: selects the first item of the page after the one heading to; loads it first when needed.
-    /// Pressing `n` twice quickly means "two pages on": the second jump supersedes the first, so page
-    /// 2 is added below but the selection waits for page 3.
-    static func jumpForward(_ state: inout AppState) -> [Effect] {
-        let target = (state.pendingJump ?? state.pageNumber) + 1
-        if let row = state.firstRow(ofPage: target) {
+    /// `n` and `p`: select the first item of the page after (or before) the one the user is heading
+    /// to, which is the one a pending jump waits for, else the selection's. Pressing `n` twice quickly
+    /// means "two pages on": the second jump supersedes the first, so page 2 is added below but the
+    /// selection waits for page 3.
+    static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
+        let target = (state.pendingJump ?? state.pageNumber) + delta
+        guard target >= (state.pages.first?.number ?? 1) else { return [] }
+        if target < state.nextPageNumber, let start = state.firstIndex(ofPage: target),
+           // When the filter hides the whole page, the next item shown after it.
+           let row = state.rows.firstIndex(where: { $0 >= start }) {
             select(&state, row)
             return []
         }
-        guard !state.endOfFeed || target < state.nextPageNumber else {
+        guard !state.endOfFeed else {
+            state.pendingJump = nil
             raise(&state, "end of feed")
             return []
         }
-        state.pendingJump = target
+        state.pendingJump = max(target, state.nextPageNumber)
         return appendNextPage(&state, explicit: true)
-    }
-
-    /// `p`: selects the first item of the page before; it is always loaded (pages are consecutive).
-    static func jumpBack(_ state: inout AppState) {
-        let target = (state.pendingJump ?? state.pageNumber) - 1
-        state.pendingJump = nil
-        guard let row = state.firstRow(ofPage: target) else { return }
-        select(&state, row)
     }
 
     /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
@@ -72,10 +69,10 @@ extension App {
             return []
         }
         state.pages.append(LoadedPage(page))
-        if state.pendingJump == page.number, let row = state.firstRow(ofPage: page.number) {
-            select(&state, row)
-        } else if let jump = state.pendingJump, jump > page.number {
-            return appendNextPage(&state, explicit: true)
+        if let jump = state.pendingJump {
+            if jump > page.number { return appendNextPage(&state, explicit: true) }
+            state.pendingJump = nil
+            if let row = state.firstRow(ofPage: page.number) { select(&state, row) }
         }
         keepSelectionVisible(&state)
         return []
