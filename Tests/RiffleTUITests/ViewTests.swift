@@ -19,14 +19,14 @@ struct ViewTests {
         let buffer = App.view(state)
         // Then the header, the rows with their dim details and ages, and the status bar show
         #expect(buffer.trimmedLines == [
-            " demo feed",
+            " demo feed                       ? help",
             " Hello world  pg · 120 points · 3h ago",
             " Second story  ann · 1m ago",
             " Third  2d ago",
             "",
             "",
             "",
-            " page 1 · 3 items · network · fetched …",
+            " page 1 · network · fetched 3m ago",
         ])
         // And the whole selected row, margins included, is highlighted
         #expect((0..<40).allSatisfy { buffer[$0, 2].style.role == .selection })
@@ -74,7 +74,7 @@ struct ViewTests {
         state.size = Size(width: 60, height: 8)
         // When drawn, then the third frame sits at the right of the status bar
         let lines = App.view(state).trimmedLines
-        #expect(lines[7] == " page 1 · 10 items · network · fetched 3m ago             ⠹")
+        #expect(lines[7] == " demo feed · page 1 · 10 items · network · fetched 3m ago ⠹")
         // And the next tick shows the next frame
         state.send(.tick(Fixture.now))
         #expect(App.view(state).trimmedLines[7].hasSuffix("⠸"))
@@ -91,7 +91,7 @@ struct ViewTests {
         state.size = Size(width: 80, height: 8)
         state.press("n")
         #expect(App.view(state).trimmedLines[7] ==
-            " page 1 · 10 items · cache · fetched 3d ago                    loading page 2 ⠋")
+            " demo feed · page 1 · 10 items · stale · fetched 3d ago        loading page 2 ⠋")
     }
 
     @Test func toastCoversTheBottomOfTheList() {
@@ -143,7 +143,7 @@ struct ViewTests {
         state.send(.start)
         let lines = App.view(state).trimmedLines
         #expect(lines[3] == "                loading…")
-        #expect(lines[7] == " page 1 · 0 items      loading page 1 ⠋")
+        #expect(lines[7] == " demo · page 1 · 0 items              ⠋")
     }
 
     @Test func tooSmallBelowTwentyByFive() {
@@ -157,7 +157,7 @@ struct ViewTests {
         }
         // And at exactly 20x5 the browser is back
         state.send(.event(.resize(Size(width: 20, height: 5))))
-        #expect(App.view(state).trimmedLines == [" demo feed", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · 10 items…"])
+        #expect(App.view(state).trimmedLines == [" demo feed   ? help", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · network …"])
     }
 
     @Test func tinyScreensDoNotCrash() {

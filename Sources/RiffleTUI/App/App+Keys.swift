@@ -7,8 +7,11 @@ extension App {
         case .resize(let size):
             state.size = size
             keepSelectionVisible(&state)
+            // Lines rewrap to the new width: the detail's scroll must still end at the last line.
+            if case .detail(let detail) = state.mode { scrollDetail(&state, detail, by: 0) }
             return []
         case .mouseWheel(let up):
+            guard state.overlay == nil else { return [] }
             if case .detail(let detail) = state.mode {
                 scrollDetail(&state, detail, by: up ? -wheelStep : wheelStep)
                 return []
@@ -17,7 +20,7 @@ extension App {
         case .mouseClick(_, let y):
             guard state.mode == .list, state.overlay == nil else { return [] }
             let index = state.scrollOffset + y - listArea(for: state.size).y
-            if y >= listArea(for: state.size).y, y < listArea(for: state.size).maxY, index < state.items.count {
+            if y >= listArea(for: state.size).y, y < listArea(for: state.size).maxY, index < state.rows.count {
                 select(&state, index)
             }
             return []
@@ -31,7 +34,17 @@ extension App {
 
     /// Sends a key to whatever has it: an open box, the detail, or the list.
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
+        switch state.overlay {
+        case .help:
+            state.overlay = nil  // any key closes the help
+            return []
+        case .log:
+            if key == .escape || key == .character("q") || key == .character("L") { state.overlay = nil }
+            return []
+        case nil: break
+        }
         if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
+        if let filter = state.filter, filter.isEditing { return pressInFilter(&state, filter, key) }
         return pressInList(&state, key)
     }
 
@@ -41,13 +54,13 @@ extension App {
         case .up, .character("k"): return move(&state, by: -1)
         case .down, .character("j"): return move(&state, by: 1)
         case .home, .character("g"): select(&state, 0)
-        case .end, .character("G"): select(&state, state.items.count - 1)
+        case .end, .character("G"): select(&state, state.rows.count - 1)
         case .pageUp: return move(&state, by: -rows)
         case .pageDown: return move(&state, by: rows)
         case .control("u"): return move(&state, by: -max(1, rows / 2))
         case .control("d"): return move(&state, by: max(1, rows / 2))
-        case .character("n"): return jumpForward(&state)
-        case .character("p"): jumpBack(&state)
+        case .character("n"): return jump(&state, by: 1)
+        case .character("p"): return jump(&state, by: -1)
         case .character("r"):
             // Before the first page arrived there is nothing to reload: retry it instead.
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
@@ -56,6 +69,11 @@ extension App {
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
             return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
         case .enter: openDetail(&state)
+        case .character("/"):
+            state.filter = FilterState(query: state.filter?.query ?? "", isEditing: true)
+        case .escape: clearFilter(&state)
+        case .character("?"): state.overlay = .help
+        case .character("L"): state.overlay = .log
         case .character("o"): return openLink(&state, state.selectedItem)
         case .character("q"):
             state.shouldQuit = true
@@ -69,7 +87,8 @@ extension App {
     /// Moving down past the last item asks for the next page and selects its first item on arrival.
     static func move(_ state: inout AppState, by delta: Int) -> [Effect] {
         state.pendingJump = nil
-        guard delta > 0, state.selection + delta >= state.items.count, !state.items.isEmpty, !state.endOfFeed else {
+        let count = state.rows.count
+        guard delta > 0, state.selection + delta >= count, !state.items.isEmpty, !state.endOfFeed else {
             select(&state, state.selection + delta)
             return []
         }
@@ -81,8 +100,9 @@ extension App {
     /// Selects row `index`, clamped to the list.
     static func select(_ state: inout AppState, _ index: Int) {
         state.pendingJump = nil
-        guard !state.items.isEmpty else { return }
-        state.selection = min(max(0, index), state.items.count - 1)
+        let count = state.rows.count
+        guard count > 0 else { return }
+        state.selection = min(max(0, index), count - 1)
         keepSelectionVisible(&state)
     }
 
@@ -90,7 +110,7 @@ extension App {
     /// "end of feed") too when the last item is selected.
     static func keepSelectionVisible(_ state: inout AppState) {
         let rows = max(1, listRows(for: state.size))
-        let count = state.items.count
+        let count = state.rows.count
         let total = count + (hasFooter(state) ? 1 : 0)
         let bottom = state.selection == count - 1 ? total - 1 : state.selection
         if state.selection < state.scrollOffset { state.scrollOffset = state.selection }
@@ -100,6 +120,6 @@ extension App {
 
     /// Whether the list ends with a footer row.
     static func hasFooter(_ state: AppState) -> Bool {
-        !state.items.isEmpty && (state.isAppending || state.endOfFeed)
+        !state.rows.isEmpty && (state.isAppending || state.endOfFeed)
     }
 }

@@ -11,9 +11,10 @@ extension App {
     }
 
     /// Loads the next page in the background once the selection is in the last third of the list.
+    /// Not while filtering: a filter matching little would otherwise pull in the whole feed.
     static func prefetchIfNeeded(_ state: inout AppState) -> [Effect] {
-        let count = state.items.count
-        guard count > 0, state.selection >= count * 2 / 3 else { return [] }
+        let count = state.rows.count
+        guard !state.isFiltering, count > 0, state.selection >= count * 2 / 3 else { return [] }
         return appendNextPage(&state, explicit: false)
     }
 
@@ -28,36 +29,33 @@ extension App {
         return [.load(page: request.page, policy: request.policy)]
     }
 
-    /// `n`: selects the first item of the page after the one heading to; loads it first when needed.
-    /// Pressing `n` twice quickly means "two pages on": the second jump supersedes the first, so page
-    /// 2 is added below but the selection waits for page 3.
-    static func jumpForward(_ state: inout AppState) -> [Effect] {
-        let target = (state.pendingJump ?? state.pageNumber) + 1
-        if let index = state.firstIndex(ofPage: target), index < state.items.count {
-            state.pendingJump = nil
-            select(&state, index)
+    /// `n` and `p`: select the first item of the page after (or before) the one the user is heading
+    /// to, which is the one a pending jump waits for, else the selection's. Pressing `n` twice quickly
+    /// means "two pages on": the second jump supersedes the first, so page 2 is added below but the
+    /// selection waits for page 3.
+    static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
+        let target = (state.pendingJump ?? state.pageNumber) + delta
+        guard target >= (state.pages.first?.number ?? 1) else { return [] }
+        if target < state.nextPageNumber, let start = state.firstIndex(ofPage: target),
+           // When the filter hides the whole page, the next item shown after it.
+           let row = state.rows.firstIndex(where: { $0 >= start }) {
+            select(&state, row)
             return []
         }
-        guard !state.endOfFeed || target < state.nextPageNumber else {
+        guard !state.endOfFeed else {
+            state.pendingJump = nil
             raise(&state, "end of feed")
             return []
         }
-        state.pendingJump = target
+        state.pendingJump = max(target, state.nextPageNumber)
         return appendNextPage(&state, explicit: true)
-    }
-
-    /// `p`: selects the first item of the page before; it is always loaded (pages are consecutive).
-    static func jumpBack(_ state: inout AppState) {
-        let target = (state.pendingJump ?? state.pageNumber) - 1
-        state.pendingJump = nil
-        guard let index = state.firstIndex(ofPage: target) else { return }
-        select(&state, index)
     }
 
     /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
     static func receive(_ state: inout AppState, _ page: Page) -> [Effect] {
         guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else { return [] }
         let request = state.requests.remove(at: i)
+        if page.source == .network { state.isOffline = false }
         if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
             replace(&state, at: k, with: LoadedPage(page))
             return []
@@ -71,11 +69,10 @@ extension App {
             return []
         }
         state.pages.append(LoadedPage(page))
-        if state.pendingJump == page.number, let index = state.firstIndex(ofPage: page.number) {
+        if let jump = state.pendingJump {
+            if jump > page.number { return appendNextPage(&state, explicit: true) }
             state.pendingJump = nil
-            select(&state, index)
-        } else if let jump = state.pendingJump, jump > page.number {
-            return appendNextPage(&state, explicit: true)
+            if let row = state.firstRow(ofPage: page.number) { select(&state, row) }
         }
         keepSelectionVisible(&state)
         return []
@@ -85,13 +82,16 @@ extension App {
     /// (clamped), or the same item of another page.
     static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
         let selected = state.selectedPage?.number
-        let offset = state.selectedPage.flatMap { state.firstIndex(ofPage: $0.number) }.map { state.selection - $0 } ?? 0
+        let start = selected.flatMap { state.firstIndex(ofPage: $0) }
+        let offset = (state.selectedIndex ?? 0) - (start ?? 0)
         state.pages[k] = page
+        var index = state.selectedIndex ?? 0
         if let selected, let start = state.firstIndex(ofPage: selected) {
             let count = state.pages.first { $0.number == selected }?.items.count ?? 0
-            state.selection = start + min(offset, max(0, count - 1))
+            index = start + min(offset, max(0, count - 1))
         }
-        state.selection = max(0, min(state.selection, state.items.count - 1))
+        let rows = state.rows
+        state.selection = rows.firstIndex { $0 >= index } ?? max(0, rows.count - 1)
         keepSelectionVisible(&state)
     }
 
@@ -104,7 +104,16 @@ extension App {
             state.pendingJump = nil
             state.prefetchPaused = true
         }
+        if isConnectivityFailure(message) { state.isOffline = true }
         raise(&state, "page \(page): \(message)")
         return []
+    }
+
+    /// Whether a failure message says the server could not be reached (rather than answered badly).
+    /// The messages are `RiffleError` descriptions; the tests check these prefixes against them.
+    static func isConnectivityFailure(_ message: String) -> Bool {
+        ["could not connect to ", "could not resolve ", "offline", "TLS failed"].contains { message.hasPrefix($0) }
+            // "<host> timed out": a host has no spaces, so server text ending the same way does not count.
+            || (message.hasSuffix(" timed out") && !message.dropLast(" timed out".count).contains(" "))
     }
 }

@@ -16,16 +16,34 @@ extension App {
         if case .detail(let detail) = state.mode {
             renderDetail(detail, state: state, into: &buffer)
             ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
-            return buffer
+        } else {
+            renderList(state, into: &buffer)
         }
-        Header(title: state.feedTitle).render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
+        switch state.overlay {
+        case .help: HelpOverlay().render(into: &buffer, area: area)
+        case .log: LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
+        case nil: break
+        }
+        return buffer
+    }
+
+    static func renderList(_ state: AppState, into buffer: inout Buffer) {
+        let area = buffer.area
+        Header(title: state.feedTitle, hint: "? help").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
-        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…" : "no items"
-        ListView(items: state.items, selection: state.selection, offset: state.scrollOffset, now: state.now,
+        let items = state.items
+        let rows = state.rows
+        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…"
+            : state.isFiltering && !items.isEmpty ? "no matches" : "no items"
+        ListView(items: rows.map { items[$0] }, selection: state.selection, offset: state.scrollOffset, now: state.now,
                  emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
         ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
-        statusBar(state).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
-        return buffer
+        let bottom = Rect(x: 0, y: area.height - 1, width: area.width, height: 1)
+        if let filter = state.filter, filter.isEditing {
+            FilterBar(query: filter.query, matches: rows.count).render(into: &buffer, area: bottom)
+        } else {
+            statusBar(state).render(into: &buffer, area: bottom)
+        }
     }
 
     /// The row under the last item: a spinner while the next page loads, or the end of the feed.
@@ -36,13 +54,30 @@ extension App {
         return state.endOfFeed ? "end of feed" : nil
     }
 
+    /// Feed, page of the selection, item count, where that page came from and its age. When space is
+    /// short the feed name goes first (the header has it), then the item count.
     static func statusBar(_ state: AppState) -> StatusBar {
-        var facts = ["page \(state.pageNumber)", state.items.count == 1 ? "1 item" : "\(state.items.count) items"]
+        let count = state.items.count
+        var facts = [state.feedTitle, "page \(state.pageNumber)", count == 1 ? "1 item" : "\(count) items"]
+        if state.isFiltering { facts[2] = "\(state.rows.count)/\(count) items" }
         if let info = state.pageInfo {
-            facts.append(info.source == .network ? "network" : "cache")
+            facts.append(sourceLabel(info, state: state))
             facts.append("fetched \(Timestamp.age(of: info.fetchedAt, now: state.now))")
         }
+        var dropOrder = [0, 2]
+        if let query = state.filter?.query, state.isFiltering {
+            facts.insert("/\(query)", at: 0)
+            dropOrder = [1, 3]
+        }
         let activity = state.loading.page.map { "loading page \($0)" }
-        return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame)
+        return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: dropOrder)
+    }
+
+    /// "offline" after a connection failure, else "network", "cache", or "stale" for a cached page
+    /// older than `AppState.staleAfter`.
+    static func sourceLabel(_ info: PageInfo, state: AppState) -> String {
+        if state.isOffline { return "offline" }
+        if info.source == .network { return "network" }
+        return state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter ? "stale" : "cache"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RiffleKit
 
 /// What fills the screen between the header and the status bar.
@@ -17,6 +18,7 @@ public struct DetailState: Sendable, Equatable {
     /// Whether the item is shown as pretty-printed JSON rather than as fields.
     public var showsRawJSON = false
 
+    /// Shows `item` from its first line, as fields.
     public init(item: Item) { self.item = item }
 }
 
@@ -35,8 +37,15 @@ public struct FilterState: Sendable, Equatable {
     /// True while the user types it; Enter keeps it and returns to moving.
     public var isEditing: Bool
 
+    /// A filter; new ones start empty and being typed.
     public init(query: String = "", isEditing: Bool = true) {
         self.query = query
         self.isEditing = isEditing
+    }
+
+    /// Whether `item`'s title or details contain `query`, ignoring case (any script: CJK, accents...).
+    public static func matches(_ item: Item, query: String) -> Bool {
+        item.title.range(of: query, options: [.caseInsensitive]) != nil
+            || item.details.contains { $0.range(of: query, options: [.caseInsensitive]) != nil }
     }
 }

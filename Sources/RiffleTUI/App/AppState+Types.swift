@@ -3,10 +3,14 @@ import RiffleKit
 
 /// One page in the list.
 public struct LoadedPage: Sendable, Equatable {
+    /// The page number (1-based).
     public var number: Int
+    /// Its items in the order the server sent them.
     public var items: [Item]
+    /// Where it came from and when.
     public var info: PageInfo
 
+    /// A page of the list.
     public init(number: Int, items: [Item], info: PageInfo) {
         self.number = number
         self.items = items
@@ -29,6 +33,7 @@ public struct PageInfo: Sendable, Equatable {
     /// The HTTP status of the response.
     public var status: Int
 
+    /// Facts about a page.
     public init(source: Page.Source, fetchedAt: Date, status: Int) {
         self.source = source
         self.fetchedAt = fetchedAt
@@ -46,10 +51,14 @@ public struct PageRequest: Sendable, Equatable {
         case reload
     }
 
+    /// The page asked for.
     public var page: Int
+    /// How it was asked for.
     public var policy: CachePolicy
+    /// What to do with the answer.
     public var purpose: Purpose
 
+    /// A request for `page`.
     public init(page: Int, policy: CachePolicy, purpose: Purpose) {
         self.page = page
         self.policy = policy
@@ -77,11 +86,13 @@ public struct Toast: Sendable, Equatable {
     /// How many toasts are drawn at once; older ones are hidden (they stay in the log).
     public static let maxVisible = 3
 
+    /// One line; sanitised when drawn.
     public var message: String
     /// When the toast's clock started: the first tick after it was raised. Nil until then, because
     /// `AppState.now` may be stale when a key raises a toast between ticks.
     public var createdAt: Date?
 
+    /// A toast; its clock starts at the next tick unless `createdAt` is given.
     public init(message: String, createdAt: Date? = nil) {
         self.message = message
         self.createdAt = createdAt

@@ -3,7 +3,8 @@ import RiffleKit
 
 /// Everything the browser shows, as a plain value: `App.update` changes it, `App.view` draws it.
 ///
-/// The list holds every loaded page in order (infinite scroll); `selection` indexes `items`.
+/// The list holds every loaded page in order (infinite scroll); `selection` indexes `rows`, the
+/// items the filter lets through.
 ///
 /// ```swift
 /// var state = AppState(feedTitle: "lobste.rs", size: Size(width: 80, height: 24), now: Date())
@@ -14,10 +15,17 @@ public struct AppState: Sendable, Equatable {
     /// Shown in the header: the feed's name, else its host.
     public var feedTitle: String
     /// The loaded pages, consecutive and in order.
-    public var pages: [LoadedPage] = []
+    public var pages: [LoadedPage] = [] {
+        didSet { reindex() }
+    }
+    /// Every loaded item, page after page. Kept with `rows` on every change of `pages` or `filter`,
+    /// since the view and most keys need them and a feed can hold thousands of items.
+    public private(set) var items: [Item] = []
+    /// The list's rows: indices into `items` of the items that match the filter (all without one).
+    public private(set) var rows: [Int] = []
     /// Set when a page came back empty: there is nothing after the last loaded page.
     public var endOfFeed = false
-    /// The highlighted row, an index into `items`.
+    /// The highlighted row, an index into `rows` (the items the filter lets through).
     public var selection: Int = 0
     /// The index of the first row drawn in the list.
     public var scrollOffset: Int = 0
@@ -43,6 +51,14 @@ public struct AppState: Sendable, Equatable {
     public var mode: Mode = .list
     /// The help or log box, when one is open.
     public var overlay: Overlay?
+    /// The `/` filter, while typed or kept.
+    public var filter: FilterState? {
+        didSet { if filter?.query != oldValue?.query { reindex() } }
+    }
+    /// Set when a load failed for want of a connection; a page from the network clears it.
+    public var isOffline = false
+    /// A cached page older than this shows as "stale" in the status bar.
+    public var staleAfter: TimeInterval = 3600
 
     /// A fresh browser with nothing loaded.
     public init(feedTitle: String, size: Size, now: Date) {
@@ -53,14 +69,25 @@ public struct AppState: Sendable, Equatable {
 }
 
 extension AppState {
-    /// Every loaded item, page after page.
-    public var items: [Item] { pages.flatMap(\.items) }
+    private mutating func reindex() {
+        items = pages.flatMap(\.items)
+        if let query = filter?.query, !query.isEmpty {
+            rows = items.indices.filter { FilterState.matches(items[$0], query: query) }
+        } else {
+            rows = Array(items.indices)
+        }
+    }
+
+    /// Whether a non-empty filter hides some items.
+    public var isFiltering: Bool { !(filter?.query.isEmpty ?? true) }
+
+    /// The index in `items` of the highlighted item.
+    public var selectedIndex: Int? {
+        rows.indices.contains(selection) ? rows[selection] : nil
+    }
 
     /// The highlighted item, if any.
-    public var selectedItem: Item? {
-        let items = items
-        return items.indices.contains(selection) ? items[selection] : nil
-    }
+    public var selectedItem: Item? { selectedIndex.map { items[$0] } }
 
     /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
     public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
@@ -69,7 +96,14 @@ extension AppState {
     public var pageInfo: PageInfo? { (selectedPage ?? pages.first)?.info }
 
     /// The page holding the selected item.
-    public var selectedPage: LoadedPage? { page(containing: selection) }
+    public var selectedPage: LoadedPage? { selectedIndex.flatMap { page(containing: $0) } }
+
+    /// The first row showing an item of page `number`; nil when none does (not loaded, or filtered out).
+    public func firstRow(ofPage number: Int) -> Int? {
+        guard let start = firstIndex(ofPage: number),
+              let count = pages.first(where: { $0.number == number })?.items.count else { return nil }
+        return rows.firstIndex { $0 >= start && $0 < start + count }
+    }
 
     /// The page holding item `index`.
     public func page(containing index: Int) -> LoadedPage? {

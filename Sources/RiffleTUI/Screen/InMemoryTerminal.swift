@@ -6,6 +6,7 @@
 /// terminal.lastFrame?.description
 /// ```
 public final class InMemoryTerminal: TerminalBackend {
+    /// The size it reports; changed by a queued resize.
     public private(set) var size: Size
     /// The last buffer drawn; nil before the first frame.
     public private(set) var lastFrame: Buffer?
@@ -14,11 +15,13 @@ public final class InMemoryTerminal: TerminalBackend {
     /// Events still to be returned by `nextEvent`, first one next.
     public private(set) var pendingEvents: [TerminalEvent]
 
+    /// A terminal of `size` that will hand out `events` in order.
     public init(size: Size, events: [TerminalEvent] = []) {
         self.size = size
         self.pendingEvents = events
     }
 
+    /// Keeps `buffer` as `lastFrame`.
     public func draw(_ buffer: Buffer) {
         lastFrame = buffer
         drawCount += 1

@@ -8,6 +8,7 @@ public struct DetailView: Sendable {
     /// The first line drawn.
     public var scroll: Int
 
+    /// A view of `lines` from line `scroll`.
     public init(lines: [StyledLine], scroll: Int) {
         self.lines = lines
         self.scroll = scroll

@@ -1,9 +1,11 @@
 /// The top line: the feed's title on an accent bar.
 public struct Header: Sendable {
+    /// The feed's (or item's) name.
     public var title: String
     /// Dim text at the right end, e.g. "? help".
     public var hint: String
 
+    /// A header for `title`, with an optional hint at the right.
     public init(title: String, hint: String = "") {
         self.title = title
         self.hint = hint

@@ -4,6 +4,7 @@ import RiffleKit
 /// The list of items: one row each, the title then its details and age, dimmer; the selected row
 /// highlighted across the whole width. Rows are cut with "…" at the right edge, never wrapped.
 public struct ListView: Sendable {
+    /// The rows, in order.
     public var items: [Item]
     /// Index of the highlighted item; nil for none.
     public var selection: Int?
@@ -16,6 +17,7 @@ public struct ListView: Sendable {
     /// A dim row after the last item, e.g. "⠋ loading page 3…" or "end of feed".
     public var footer: String?
 
+    /// A list of `items`; `footer` is drawn after the last one.
     public init(items: [Item], selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
                 footer: String? = nil) {
         self.items = items
@@ -33,6 +35,7 @@ public struct ListView: Sendable {
         return parts.joined(separator: " · ")
     }
 
+    /// Draws the visible rows into `area`, or `emptyText` centred when there are none.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         guard !items.isEmpty else {

@@ -6,6 +6,7 @@ public struct Spinner: Sendable {
     /// Which frame to draw (any integer; it wraps).
     public var frame: Int
 
+    /// A spinner showing `frame`.
     public init(frame: Int) { self.frame = frame }
 
     /// The character for the current frame.

@@ -6,15 +6,31 @@ public struct StatusBar: Sendable {
     public var activity: String?
     /// The spinner's frame.
     public var spinnerFrame: Int
+    /// Indices of `facts` to leave out, first one first, when they do not all fit: a whole fact
+    /// dropped reads better than every fact cut short.
+    public var dropOrder: [Int]
 
-    public init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0) {
+    /// A bar of `facts`, with `activity` and a spinner on the right while loading.
+    public init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0, dropOrder: [Int] = []) {
         self.facts = facts
         self.activity = activity
         self.spinnerFrame = spinnerFrame
+        self.dropOrder = dropOrder
     }
 
-    /// The left-hand text.
+    /// The left-hand text with every fact.
     public var text: String { facts.joined(separator: " · ") }
+
+    /// The left-hand text that fits `width` columns, leaving facts out in `dropOrder`.
+    public func text(fitting width: Int) -> String {
+        var dropped: Set<Int> = []
+        var line = text
+        for index in dropOrder where TextWidth.width(of: line) > width {
+            dropped.insert(index)
+            line = facts.indices.filter { !dropped.contains($0) }.map { facts[$0] }.joined(separator: " · ")
+        }
+        return line
+    }
 
     /// Draws the bar on the first row of `area`.
     public func render(into buffer: inout Buffer, area: Rect) {
@@ -29,11 +45,12 @@ public struct StatusBar: Sendable {
                                                 style: Style(.status, bold: true))
             let width = TextWidth.width(of: activity)
             // The page facts matter more than the activity note when space is short.
-            if area.x + 1 + TextWidth.width(of: text) + 2 + width + 1 <= right {
+            if area.x + 1 + TextWidth.width(of: text(fitting: right - area.x - 2)) + 2 + width + 1 <= right {
                 right -= width + 1
                 buffer.write(activity, x: right, y: area.y, style: style)
             }
         }
-        buffer.write(text, x: area.x + 1, y: area.y, maxWidth: max(0, right - area.x - 2), style: style)
+        let room = max(0, right - area.x - 2)
+        buffer.write(text(fitting: room), x: area.x + 1, y: area.y, maxWidth: room, style: style)
     }
 }

@@ -2,16 +2,21 @@
 public struct StyledLine: Sendable, Equatable {
     /// A piece of text in one style.
     public struct Span: Sendable, Equatable {
+        /// The text, sanitised when drawn.
         public var text: String
+        /// How it is drawn.
         public var style: Style
+        /// A piece of `text` in `style`.
         public init(_ text: String, _ style: Style = .normal) {
             self.text = text
             self.style = style
         }
     }
 
+    /// The pieces, left to right.
     public var spans: [Span]
 
+    /// A line of `spans`.
     public init(_ spans: [Span]) { self.spans = spans }
 
     /// A line of one piece of text.

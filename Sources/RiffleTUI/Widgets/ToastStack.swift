@@ -3,6 +3,7 @@ public struct ToastStack: Sendable {
     /// The messages to draw, oldest first.
     public var messages: [String]
 
+    /// A stack of `messages`.
     public init(messages: [String]) { self.messages = messages }
 
     /// Draws the last messages that fit, bottom-aligned in `area`, each on a full-width toast line.

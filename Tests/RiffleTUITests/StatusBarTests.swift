@@ -1,0 +1,62 @@
+import Foundation
+import RiffleKit
+import Testing
+@testable import RiffleTUI
+
+@Suite("status bar")
+struct StatusBarTests {
+    static let wide = Size(width: 80, height: 8)
+
+    static func statusLine(_ state: AppState) -> String { App.view(state).trimmedLines[7] }
+
+    @Test func networkPage() {
+        let state = Fixture.state(showing: Fixture.page(1, source: .network, fetchedAgo: 42), size: Self.wide)
+        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · network · fetched 42s ago")
+    }
+
+    @Test func freshCachedPage() {
+        let state = Fixture.state(showing: Fixture.page(1, source: .disk, fetchedAgo: 600), size: Self.wide)
+        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · cache · fetched 10m ago")
+    }
+
+    @Test func oldCachedPageIsStale() {
+        let state = Fixture.state(showing: Fixture.page(1, source: .disk, fetchedAgo: 2 * 3600), size: Self.wide)
+        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · stale · fetched 2h ago")
+    }
+
+    @Test func connectionFailureShowsOfflineUntilTheNetworkAnswers() {
+        // Given a cached page and a reload that cannot connect
+        var state = Fixture.state(showing: Fixture.page(1, source: .disk), size: Self.wide)
+        state.press("r")
+        state.send(.pageFailed(page: 1, message: RiffleError.cannotConnect(host: "localhost:9", reason: "connection refused").description))
+        // Then the bar says offline
+        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · offline · fetched 3m ago")
+        // When a page comes from the network, it no longer does
+        state.press("r")
+        state.send(.pageLoaded(Fixture.page(1, source: .network, fetchedAgo: 0)))
+        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · network · fetched just now")
+    }
+
+    @Test func anHTTPErrorIsNotOffline() {
+        var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
+        state.press("r")
+        state.send(.pageFailed(page: 1, message: RiffleError.httpStatus(code: 500, excerpt: "").description))
+        #expect(!state.isOffline)
+    }
+
+    @Test func connectivityFailuresAreRecognisedFromRiffleErrors() {
+        let unreachable: [RiffleError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline,
+                                          .timedOut(host: "h:1"), .tls(host: "h", reason: "r")]
+        let answered: [RiffleError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"),
+                                       .noItems(keys: []), .notCached, .envelope(message: "timed out")]
+        #expect(unreachable.allSatisfy { App.isConnectivityFailure($0.description) })
+        #expect(!answered.contains { App.isConnectivityFailure($0.description) })
+    }
+
+    @Test func shortOfSpaceTheFeedNameThenTheCountGo() {
+        let bar = StatusBar(facts: ["demo feed", "page 1", "10 items", "network", "fetched 3m ago"], dropOrder: [0, 2])
+        #expect(bar.text(fitting: 80) == "demo feed · page 1 · 10 items · network · fetched 3m ago")
+        #expect(bar.text(fitting: 45) == "page 1 · 10 items · network · fetched 3m ago")
+        #expect(bar.text(fitting: 40) == "page 1 · network · fetched 3m ago")
+    }
+}
