@@ -46,7 +46,7 @@ struct BrowserLoop {
         switch effect {
         case .load(let page, let policy):
             Task { [loader] in
-                do {
+                do throws(RiffleError) {
                     mailbox.post(.pageLoaded(try await loader.load(page, policy: policy)))
                 } catch {
                     mailbox.post(.pageFailed(page: page, message: error.description))

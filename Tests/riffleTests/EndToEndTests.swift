@@ -15,13 +15,13 @@ struct EndToEndTests {
 
         // When n, then q
         try session.send("n")
-        let secondPage = session.waitUntil { session.screen().contains("page 2") && !session.screen().contains("⠋") }
+        let secondPage = session.waitUntil { session.screen().contains("page 2 · 60 items") }
         #expect(secondPage, "second page never appeared:\n\(session.screen())")
         try session.send("q")
 
         // Then riffle exits 0 and page 2 is on disk
-        #expect(try session.waitUntil { try session.exitStatus() != nil })
-        #expect(try session.exitStatus() == 0)
+        #expect(session.waitUntil { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")
+        #expect(session.exitStatus() == 0)
         let pages = FileManager.default.enumerator(atPath: cache.path)?.compactMap { $0 as? String } ?? []
         #expect(pages.contains { $0.hasSuffix("/feed_2.json") }, "files: \(pages)")
     }

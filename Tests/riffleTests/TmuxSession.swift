@@ -9,14 +9,20 @@ final class TmuxSession {
     /// Starts `command` (an argument vector, quoted for the shell tmux uses) in a `width`x`height` pane.
     init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
         socket = "riffle-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status")
         let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let line = (env.isEmpty ? "" : "env \(env) ") + command.map(Self.quote).joined(separator: " ")
+        let program = (env.isEmpty ? "" : "env \(env) ") + command.map(Self.quote).joined(separator: " ")
+        // The shell records the exit status; the pane stays so the last screen can still be read.
+        let line = "\(program); echo $? > \(Self.quote(statusFile.path)); sleep 600"
         try tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), line])
-        // Keep the pane after the program exits so its exit status can be read.
-        try tmux(["set-option", "-t", name, "remain-on-exit", "on"])
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    let statusFile: URL
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: statusFile)
+    }
 
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
@@ -24,20 +30,13 @@ final class TmuxSession {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-u", "-L", socket] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = environment["TERM"].flatMap { $0 == "dumb" || $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         environment.removeValue(forKey: "TMUX")
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        // The server that new-session starts outlives the command and would hold an output pipe open
+        // forever, so only commands that print are given one.
+        let prints = ["capture-pane", "display-message"].contains(arguments.first ?? "")
+        return try Spawn.run(["/usr/bin/tmux", "-u", "-L", socket] + arguments, environment: environment, captureOutput: prints)
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
@@ -50,11 +49,9 @@ final class TmuxSession {
     }
 
     /// The program's exit status once it has exited, else nil.
-    func exitStatus() throws -> Int? {
-        let out = try tmux(["display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}"])
-        let parts = out.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard parts.first == "1", parts.count > 1 else { return nil }
-        return Int(parts[1])
+    func exitStatus() -> Int? {
+        guard let text = try? String(contentsOf: statusFile, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held. Polling a condition
