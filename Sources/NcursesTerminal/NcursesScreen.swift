@@ -69,7 +69,7 @@ public final class NcursesScreen: TerminalBackend {
                 if let previous, previous[x, y] == cell,
                    x + 1 >= width || previous[x + 1, y] == buffer[x + 1, y] { continue }
                 scalars.removeAll(keepingCapacity: true)
-                for scalar in cell.symbol.unicodeScalars { scalars.append(wchar_t(bitPattern: scalar.value)) }
+                Self.appendDrawable(cell.symbol, to: &scalars)
                 if scalars.isEmpty { scalars.append(32) }
                 scalars.append(0)
                 let (attrs, pair) = palette.attributes(for: cell.style)
@@ -104,6 +104,23 @@ public final class NcursesScreen: TerminalBackend {
             return nil
         default:
             return KeyDecoder.key(forKeyCode: code).map(TerminalEvent.key)
+        }
+    }
+
+    /// A cell holds one base character and only non-spacing marks after it (what `setcchar` accepts).
+    /// Emoji ZWJ sequences and other multi-character clusters are drawn as their first character,
+    /// which is what the buffer measured, so the columns after them never shift.
+    static func appendDrawable(_ symbol: String, to scalars: inout [wchar_t]) {
+        for (index, scalar) in symbol.unicodeScalars.enumerated() {
+            if index > 0 {
+                if scalar.value == 0x200D { break }  // zero-width joiner: the rest is another glyph
+                let isMark = scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .enclosingMark
+                    || scalar.properties.generalCategory == .spacingMark
+                    || (0xFE00...0xFE0F).contains(scalar.value)
+                if !isMark { break }
+            }
+            scalars.append(wchar_t(bitPattern: scalar.value))
         }
     }
 
