@@ -1,17 +1,28 @@
-/// What the user asked for on the command line.
+/// What the user asked for on the command line: a command, its positional arguments and options.
+///
+/// Options that every command takes (`--cache-dir`, `--max-age`) may stand before or after the
+/// command name; `--name=value` and `--name value` are both accepted.
 struct Arguments: Equatable {
-    enum Command: Equatable {
-        /// Browse a feed in the terminal; nil means the built-in demo.
-        case browse(feed: String?)
+    enum Command: String, Equatable, CaseIterable {
+        /// Browse a feed in the terminal (the default).
+        case browse
+        /// Print items for scripts.
+        case dump
+        /// Show or clear the cache.
+        case cache
+        /// List the presets and the feeds file's feeds.
+        case feeds
         case help
         case version
     }
 
-    var command: Command = .browse(feed: nil)
-    var firstPage = 1
-    var cacheDirectory: String?
-    var demoFailPage: Int?
-    var theme: String?
+    var command: Command = .browse
+    /// Positional arguments after the command name.
+    var positionals: [String] = []
+    /// Options given with a value, by name (`--pages` → "1-3").
+    var values: [String: String] = [:]
+    /// Options given without a value.
+    var flags: Set<String> = []
 
     /// A command line that cannot be run; `description` is the one-line message.
     struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -19,56 +30,87 @@ struct Arguments: Equatable {
         init(_ description: String) { self.description = description }
     }
 
+    /// Options that take a value, and the commands that accept each (nil: every command).
+    static let valueOptions: [String: Set<Command>?] = [
+        "--cache-dir": nil, "--max-age": nil,
+        "--first-page": [.browse, .dump], "--theme": [.browse], "--demo-fail": [.browse],
+        "--pages": [.dump], "--format": [.dump], "--fields": [.dump], "--concurrency": [.dump],
+    ]
+    /// Options that are flags, and the commands that accept each.
+    static let flagOptions: [String: Set<Command>?] = [
+        "--refresh": [.dump], "--offline": [.dump], "--timings": [.dump], "--json": [.cache],
+    ]
+
     /// Parses `argv` without the program name.
     static func parse(_ argv: [String]) throws(UsageError) -> Arguments {
         var arguments = Arguments()
-        var positional: [String] = []
+        var positionals: [String] = []
+        var seen: [String] = []
         var index = 0
-        func value(for option: String) throws(UsageError) -> String {
-            index += 1
-            guard index < argv.count else { throw UsageError("option \(option) needs a value") }
-            return argv[index]
-        }
-        func integer(for option: String, minimum: Int) throws(UsageError) -> Int {
-            let text = try value(for: option)
-            guard let number = Int(text), number >= minimum else {
-                throw UsageError("option \(option) needs a whole number ≥ \(minimum), got '\(text)'")
-            }
-            return number
-        }
+        var onlyPositionals = false
         while index < argv.count {
-            let argument = argv[index]
-            // --name=value is accepted as well as --name value.
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                let name = String(argument[..<equals])
-                var expanded = argv
-                expanded.replaceSubrange(index...index, with: [name, String(argument[argument.index(after: equals)...])])
-                return try parse(expanded)
+            var argument = argv[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
             }
             switch argument {
+            case "--": onlyPositionals = true; continue
             case "-h", "--help": arguments.command = .help; return arguments
             case "--version": arguments.command = .version; return arguments
-            case "--first-page": arguments.firstPage = try integer(for: argument, minimum: 0)
-            case "--cache-dir": arguments.cacheDirectory = try value(for: argument)
-            case "--demo-fail": arguments.demoFailPage = try integer(for: argument, minimum: 1)
-            case "--theme":
-                let theme = try value(for: argument)
-                guard ["dark", "light", "mono"].contains(theme) else {
-                    throw UsageError("unknown theme '\(theme)' (use dark, light or mono)")
-                }
-                arguments.theme = theme
-            case "--":
-                positional.append(contentsOf: argv[(index + 1)...])
-                index = argv.count
-                continue
-            default:
-                if argument.hasPrefix("-") && argument.count > 1 { throw UsageError("unknown option '\(argument)'") }
-                positional.append(argument)
+            default: break
             }
-            index += 1
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            if valueOptions[argument] != nil {
+                guard let value = inlineValue ?? (index < argv.count ? argv[index] : nil) else {
+                    throw UsageError("option \(argument) needs a value")
+                }
+                if inlineValue == nil { index += 1 }
+                arguments.values[argument] = value
+            } else if flagOptions[argument] != nil {
+                guard inlineValue == nil else { throw UsageError("option \(argument) takes no value") }
+                arguments.flags.insert(argument)
+            } else {
+                throw UsageError("unknown option '\(argument)'")
+            }
+            seen.append(argument)
         }
-        guard positional.count <= 1 else { throw UsageError("expected one feed, got \(positional.count): \(positional.joined(separator: " "))") }
-        arguments.command = .browse(feed: positional.first)
+        if let first = positionals.first, let command = Command(rawValue: first), ![.browse, .help, .version].contains(command) {
+            arguments.command = command
+            positionals.removeFirst()
+        }
+        arguments.positionals = positionals
+        for option in seen {
+            let allowed = (valueOptions[option] ?? flagOptions[option]) ?? nil
+            if let allowed, !allowed.contains(arguments.command) {
+                throw UsageError("option \(option) does not apply to '\(arguments.command == .browse ? "riffle" : "riffle \(arguments.command.rawValue)")'")
+            }
+        }
         return arguments
     }
+
+    /// The value of an integer option, checked against `minimum`; nil when absent.
+    func integer(_ option: String, minimum: Int) throws(UsageError) -> Int? {
+        guard let text = values[option] else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError("option \(option) needs a whole number ≥ \(minimum), got '\(text)'")
+        }
+        return number
+    }
+
+    /// The value of an option that must be one of `choices`; nil when absent.
+    func choice(_ option: String, in choices: [String]) throws(UsageError) -> String? {
+        guard let value = values[option] else { return nil }
+        guard choices.contains(value) else {
+            throw UsageError("option \(option) must be one of \(choices.joined(separator: ", ")), got '\(value)'")
+        }
+        return value
+    }
+
+    var cacheDirectory: String? { values["--cache-dir"] }
 }

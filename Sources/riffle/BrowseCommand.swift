@@ -6,11 +6,17 @@ import RiffleTUI
 
 /// `riffle [URL]`: the interactive browser.
 enum BrowseCommand {
-    static func run(feedArgument: String?, arguments: Arguments) -> Int32 {
+    static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
         // Everything that can be wrong with the command line is reported before the terminal is touched.
+        guard arguments.positionals.count <= 1 else {
+            throw .init("expected one feed, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
+        }
+        let firstPage = try arguments.integer("--first-page", minimum: 0)
+        let demoFailPage = try arguments.integer("--demo-fail", minimum: 1)
+        let themeName = try arguments.choice("--theme", in: ["dark", "light", "mono"])
         var feed: Feed?
-        if let feedArgument {
-            do { feed = try Feed(template: feedArgument, firstPage: arguments.firstPage) } catch { fail("\(error)", status: 2) }
+        if let feedArgument = arguments.positionals.first {
+            feed = try FeedResolver.resolve(feedArgument, firstPage: firstPage)
         }
         guard isatty(STDOUT_FILENO) == 1 else { fail("standard output is not a terminal; the browser needs one", status: 2) }
         guard isatty(STDIN_FILENO) == 1 else { fail("standard input is not a terminal; the browser needs one for keys", status: 2) }
@@ -19,7 +25,7 @@ enum BrowseCommand {
         var demo: DemoFeedServer?
         if feed == nil {
             do {
-                let server = try DemoFeedServer(failPage: arguments.demoFailPage)
+                let server = try DemoFeedServer(failPage: demoFailPage)
                 demo = server
                 feed = try Feed(template: server.template, name: "riffle demo", cacheIdentity: "riffle-demo")
             } catch {
@@ -36,8 +42,8 @@ enum BrowseCommand {
         signal(SIGPIPE, SIG_IGN)
         let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, transport: URLSessionTransport())
         let environment = ProcessInfo.processInfo.environment
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || arguments.theme == "mono"
-        let theme: Theme = arguments.theme == "light" ? .light : .dark
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || themeName == "mono"
+        let theme: Theme = themeName == "light" ? .light : .dark
         let screen = NcursesScreen(theme: theme, colors: !noColor)
         let status = BrowserLoop(screen: screen, loader: loader, title: feed.name).run()
         screen.close()

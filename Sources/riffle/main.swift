@@ -1,24 +1,24 @@
 import Foundation
 import RiffleKit
 
-// Standard error is where one-line failures go; standard output belongs to the screen.
+// Standard error is where one-line failures go; standard output belongs to the screen or the data.
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("riffle: \(message)\n".utf8))
     exit(status)
 }
 
-let arguments: Arguments
 do {
-    arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    let arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    switch arguments.command {
+    case .help:
+        print(Usage.text)
+    case .version:
+        print("riffle \(Usage.version)")
+    case .browse:
+        exit(try BrowseCommand.run(arguments))
+    case .dump, .cache, .feeds:
+        fail("'riffle \(arguments.command.rawValue)' is not available yet", status: 2)
+    }
 } catch {
-    fail("\(error) (see riffle --help)", status: 2)
-}
-
-switch arguments.command {
-case .help:
-    print(Usage.text)
-case .version:
-    print("riffle \(Usage.version)")
-case .browse(let feedArgument):
-    exit(BrowseCommand.run(feedArgument: feedArgument, arguments: arguments))
+    fail("\(error)", status: 2)
 }

@@ -1,0 +1,42 @@
+import Testing
+@testable import riffle
+
+@Suite("Parsing the command line")
+struct ArgumentsTests {
+    @Test func noArgumentsBrowsesTheDemo() throws {
+        let arguments = try Arguments.parse([])
+        #expect(arguments.command == .browse)
+        #expect(arguments.positionals.isEmpty)
+    }
+
+    @Test func commonOptionsGoBeforeOrAfterTheCommand() throws {
+        let before = try Arguments.parse(["--cache-dir", "/tmp/c", "dump", "hn", "--pages", "1-3"])
+        let after = try Arguments.parse(["dump", "hn", "--pages=1-3", "--cache-dir=/tmp/c"])
+        #expect(before == after)
+        #expect(before.command == .dump)
+        #expect(before.positionals == ["hn"])
+        #expect(before.values == ["--cache-dir": "/tmp/c", "--pages": "1-3"])
+    }
+
+    @Test func aURLIsAFeedNotACommand() throws {
+        let arguments = try Arguments.parse(["https://lobste.rs/page/{page}.json", "--first-page", "0"])
+        #expect(arguments.command == .browse)
+        #expect(try arguments.integer("--first-page", minimum: 0) == 0)
+    }
+
+    @Test func errorsNameWhatIsWrong() {
+        #expect(throws: Arguments.UsageError("unknown option '--nope'")) { try Arguments.parse(["--nope"]) }
+        #expect(throws: Arguments.UsageError("option --pages needs a value")) { try Arguments.parse(["dump", "x", "--pages"]) }
+        #expect(throws: Arguments.UsageError("option --theme does not apply to 'riffle dump'")) {
+            try Arguments.parse(["dump", "x", "--theme", "dark"])
+        }
+        #expect(throws: Arguments.UsageError("option --refresh takes no value")) { try Arguments.parse(["dump", "--refresh=yes"]) }
+        #expect(throws: Arguments.UsageError("option --first-page needs a whole number ≥ 0, got 'x'")) {
+            try Arguments.parse(["--first-page", "x"]).integer("--first-page", minimum: 0)
+        }
+    }
+
+    @Test func helpWinsAnywhere() throws {
+        #expect(try Arguments.parse(["dump", "--help"]).command == .help)
+    }
+}
