@@ -38,6 +38,14 @@ void riffle_terminal_guard_install(void) {
 static void on_quit_signal(int sig) { quit_signal = sig; }
 
 void riffle_quit_signals_install(void) {
+    // A parent may have started us with signals blocked (a blocked mask survives exec): unblock the
+    // ones a terminal program lives by, or resizes and Ctrl-C would silently never arrive.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    int lifeline[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
+    for (unsigned i = 0; i < sizeof lifeline / sizeof lifeline[0]; i++) sigaddset(&wanted, lifeline[i]);
+    sigprocmask(SIG_UNBLOCK, &wanted, NULL);
+
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_quit_signal;

@@ -1,3 +1,4 @@
+import DemoServer
 import Foundation
 import Testing
 
@@ -24,5 +25,55 @@ struct EndToEndTests {
         #expect(session.exitStatus() == 0)
         let pages = FileManager.default.enumerator(atPath: cache.path)?.compactMap { $0 as? String } ?? []
         #expect(pages.contains { $0.hasSuffix("/feed_2.json") }, "files: \(pages)")
+    }
+}
+
+@Suite("riffle's screen in tmux: hostile text and resizing", .serialized, .enabled(if: TmuxSession.isAvailable))
+struct ScreenEndToEndTests {
+    /// A feed whose first title tries to clear the screen, set the clipboard (OSC 52) and reverse the line.
+    static let hostile = #"[{"id": 1, "title": "\u001b[2J\u001b]52;c;aGFja2Vk\u0007 evil \u202eesrever\u202c end", "author": "mallory"}, {"id": 2, "title": "second item", "author": "bob"}]"#
+
+    @Test func escapeSequencesInTitlesNeverReachTheTerminal() throws {
+        let server = try HTTPServer { _ in .json(Self.hostile) }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path, server.baseURL.absoluteString + "/p/{page}"],
+                                      environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+
+        #expect(session.waitUntil { session.screen().contains("second item") }, "\(session.screen())")
+        let screen = session.screen()
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.contains("127.0.0.1") == true, "the header survived (no clear screen):\n\(screen)")
+        #expect(screen.contains("␛[2J␛]52;c;aGFja2Vk␇ evil"), "\(screen)")
+        #expect(screen.contains("�esrever� end"))
+        #expect(try session.tmux(["list-buffers"]).isEmpty, "OSC 52 must not set tmux's clipboard")
+        try session.send("q")
+        #expect(session.waitUntil { session.exitStatus() != nil })
+        #expect(session.exitStatus() == 0)
+    }
+
+    @Test func resizingRedrawsAndTooSmallSaysSo() throws {
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path],
+                                      environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        // Resize while the first page is still loading.
+        try session.resize(width: 60, height: 12)
+        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+        var lines = session.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.hasPrefix(" riffle demo") == true)
+        #expect(lines.count >= 12 && lines[11].contains("page 1"), "status bar on the last row:\n\(lines.joined(separator: "\n"))")
+
+        try session.resize(width: 15, height: 4)
+        #expect(session.waitUntil { session.screen().contains("too small") }, "\(session.screen())")
+
+        try session.resize(width: 80, height: 20)
+        #expect(session.waitUntil { session.screen().split(separator: "\n", omittingEmptySubsequences: false).count >= 20
+            && session.screen().split(separator: "\n", omittingEmptySubsequences: false)[19].contains("page 1") }, "\(session.screen())")
+        lines = session.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(!lines.contains { $0.contains("too small") })
+        try session.send("q")
+        #expect(session.waitUntil { session.exitStatus() != nil })
     }
 }

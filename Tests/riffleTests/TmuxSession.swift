@@ -35,7 +35,7 @@ final class TmuxSession {
         environment.removeValue(forKey: "TMUX")
         // The server that new-session starts outlives the command and would hold an output pipe open
         // forever, so only commands that print are given one.
-        let prints = ["capture-pane", "display-message"].contains(arguments.first ?? "")
+        let prints = ["capture-pane", "display-message", "list-buffers"].contains(arguments.first ?? "")
         return try Spawn.run(["/usr/bin/tmux", "-u", "-L", socket] + arguments, environment: environment, captureOutput: prints)
     }
 

@@ -10,7 +10,7 @@ extension App {
         var buffer = Buffer(size: state.size)
         let area = buffer.area
         guard area.width >= minimumSize.width, area.height >= minimumSize.height else {
-            Centered(text: "terminal too small", style: Style(.error)).render(into: &buffer, area: area)
+            Centered(text: area.width >= 18 ? "terminal too small" : "too small", style: Style(.error)).render(into: &buffer, area: area)
             return buffer
         }
         if case .detail(let detail) = state.mode {
