@@ -59,6 +59,15 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension RiffleError {
+    /// True when the server could not be reached at all (as opposed to answering badly): the
+    /// browser then says "offline".
+    public var isConnectivityFailure: Bool {
+        switch self {
+        case .cannotConnect, .dnsFailure, .offline, .timedOut, .tls: true
+        default: false
+        }
+    }
+
     /// Maps a Foundation/URLSession error for a request to `url` into a `RiffleError`.
     public init(_ error: any Error, url: URL) {
         if let riffle = error as? RiffleError { self = riffle; return }

@@ -49,11 +49,11 @@ struct BrowserLoop {
                 do throws(RiffleError) {
                     mailbox.post(.pageLoaded(try await loader.load(page, policy: policy)))
                 } catch {
-                    mailbox.post(.pageFailed(page: page, message: error.description))
+                    mailbox.post(.pageFailed(page: page, error: error))
                 }
             }
         case .open(let url):
-            LinkOpener.open(url)
+            if let failure = LinkOpener.open(url) { mailbox.post(.notice(failure.description)) }
         case .quit:
             state.shouldQuit = true
         }

@@ -74,7 +74,7 @@ struct LoadingTests {
         // Given page 1 with row 8 selected
         var state = Fixture.state()
         for _ in 0..<8 { state.press(.down) }
-        state.send(.pageFailed(page: 2, message: "prefetch failed"))
+        state.send(.pageFailed(page: 2, error: .transport("prefetch failed")))
         // When r is pressed and the page comes back shorter
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
         #expect(state.press("r") == [], "a reload in flight is not asked for twice")
@@ -112,9 +112,9 @@ struct LoadingTests {
     @Test func reloadBeforeAnythingLoadedRetriesPageOne() {
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
-        state.send(.pageFailed(page: 1, message: "could not connect"))
+        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
         #expect(state.press("R") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        state.send(.pageFailed(page: 1, message: "could not connect"))
+        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
     }
 
@@ -152,7 +152,7 @@ struct LoadingTests {
         let before = state
         // When a page or a failure arrives that no request is waiting for
         state.send(.pageLoaded(Fixture.page(5)))
-        state.send(.pageFailed(page: 7, message: "HTTP 500"))
+        state.send(.pageFailed(page: 7, error: .transport("HTTP 500")))
         // Then nothing changes
         #expect(state == before)
     }
@@ -189,7 +189,7 @@ struct LoadingTests {
     @Test func failureRaisesAToastAndKeepsThePage() {
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, message: "could not connect to localhost:1 (connection refused)"))
+        state.send(.pageFailed(page: 2, error: .cannotConnect(host: "localhost:1", reason: "connection refused")))
         #expect(state.toasts.map(\.message) == ["page 2: could not connect to localhost:1 (connection refused)"])
         #expect(state.pageNumber == 1 && state.items.count == 10)
         #expect(state.loading == .idle)

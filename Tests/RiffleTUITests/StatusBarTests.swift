@@ -28,7 +28,7 @@ struct StatusBarTests {
         // Given a cached page and a reload that cannot connect
         var state = Fixture.state(showing: Fixture.page(1, source: .disk), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, message: RiffleError.cannotConnect(host: "localhost:9", reason: "connection refused").description))
+        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost:9", reason: "connection refused")))
         // Then the bar says offline
         #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · offline · fetched 3m ago")
         // When a page comes from the network, it no longer does
@@ -40,7 +40,7 @@ struct StatusBarTests {
     @Test func anHTTPErrorIsNotOffline() {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, message: RiffleError.httpStatus(code: 500, excerpt: "").description))
+        state.send(.pageFailed(page: 1, error: .httpStatus(code: 500, excerpt: "")))
         #expect(!state.isOffline)
     }
 
@@ -49,8 +49,8 @@ struct StatusBarTests {
                                           .timedOut(host: "h:1"), .tls(host: "h", reason: "r")]
         let answered: [RiffleError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"),
                                        .noItems(keys: []), .notCached, .envelope(message: "timed out")]
-        #expect(unreachable.allSatisfy { App.isConnectivityFailure($0.description) })
-        #expect(!answered.contains { App.isConnectivityFailure($0.description) })
+        #expect(unreachable.allSatisfy { $0.isConnectivityFailure })
+        #expect(!answered.contains { $0.isConnectivityFailure })
     }
 
     @Test func shortOfSpaceTheFeedNameThenTheCountGo() {

@@ -11,6 +11,8 @@ public enum Action: Sendable, Equatable {
     case tick(Date)
     /// A `.load` effect finished.
     case pageLoaded(Page)
-    /// A `.load` effect failed; `message` is one line (e.g. a `RiffleError` description).
-    case pageFailed(page: Int, message: String)
+    /// A `.load` effect failed; the toast shows the error's one-line description.
+    case pageFailed(page: Int, error: RiffleError)
+    /// Something worth a toast that is not about a page (e.g. no program to open links with).
+    case notice(String)
 }

@@ -96,7 +96,7 @@ extension App {
     }
 
     /// A load failed: a toast says so, and the list stays as it was.
-    static func fail(_ state: inout AppState, page: Int, message: String) -> [Effect] {
+    static func fail(_ state: inout AppState, page: Int, error: RiffleError) -> [Effect] {
         // A failure of a request nobody waits for any more is not news.
         guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
         let request = state.requests.remove(at: i)
@@ -104,16 +104,8 @@ extension App {
             state.pendingJump = nil
             state.prefetchPaused = true
         }
-        if isConnectivityFailure(message) { state.isOffline = true }
-        raise(&state, "page \(page): \(message)")
+        if error.isConnectivityFailure { state.isOffline = true }
+        raise(&state, "page \(page): \(error)")
         return []
-    }
-
-    /// Whether a failure message says the server could not be reached (rather than answered badly).
-    /// The messages are `RiffleError` descriptions; the tests check these prefixes against them.
-    static func isConnectivityFailure(_ message: String) -> Bool {
-        ["could not connect to ", "could not resolve ", "offline", "TLS failed"].contains { message.hasPrefix($0) }
-            // "<host> timed out": a host has no spaces, so server text ending the same way does not count.
-            || (message.hasSuffix(" timed out") && !message.dropLast(" timed out".count).contains(" "))
     }
 }

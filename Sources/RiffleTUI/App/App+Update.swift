@@ -20,8 +20,11 @@ extension App {
             effects = handle(&state, event)
         case .pageLoaded(let page):
             effects = receive(&state, page)
-        case .pageFailed(let page, let message):
-            effects = fail(&state, page: page, message: message)
+        case .pageFailed(let page, let error):
+            effects = fail(&state, page: page, error: error)
+        case .notice(let message):
+            raise(&state, message)
+            effects = []
         }
         if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
