@@ -24,8 +24,17 @@ struct BrowserLoop {
         var state = AppState(feedTitle: title, size: screen.size, now: Date())
         var effects = App.update(&state, .start)
         while true {
-            for effect in effects { perform(effect, mailbox: mailbox, state: &state) }
-            effects = []
+            while !effects.isEmpty {
+                let now = effects
+                effects = []
+                for effect in now {
+                    if let answered = answerFromDisk(effect) {
+                        effects += App.update(&state, answered)
+                    } else {
+                        perform(effect, mailbox: mailbox, state: &state)
+                    }
+                }
+            }
             if state.shouldQuit { return 0 }
             screen.draw(App.view(state))
             if let signal = screen.takeQuitSignal() {
@@ -40,6 +49,13 @@ struct BrowserLoop {
             actions.append(.tick(Date()))
             for action in actions { effects += App.update(&state, action) }
         }
+    }
+
+    /// A page on disk is answered on the spot, so the first frame already shows it: no hop through
+    /// the actor and the mailbox (which would cost a frame).
+    private func answerFromDisk(_ effect: Effect) -> Action? {
+        guard case .load(let page, .returnCacheElseLoad) = effect, let cached = loader.peekCachedPage(page) else { return nil }
+        return .pageLoaded(cached)
     }
 
     private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState) {

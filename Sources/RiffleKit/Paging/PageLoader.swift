@@ -67,6 +67,16 @@ public actor PageLoader {
         return try await fetch(number)
     }
 
+    /// The page on disk without touching the loader's state, or nil (also when the file does not
+    /// parse). Callable from any thread: a browser paints its first frame from it without waiting
+    /// for the actor.
+    public nonisolated func peekCachedPage(_ number: Int) -> Page? {
+        guard let (data, metadata) = store.read(number),
+              let items = try? ItemExtractor.items(in: JSONParser.parse(data)) else { return nil }
+        return Page(number: number, items: items, data: data, source: .disk,
+                    fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200)
+    }
+
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
     public func cachedPage(_ number: Int) -> Page? {
         guard let (data, metadata) = store.read(number) else { return nil }

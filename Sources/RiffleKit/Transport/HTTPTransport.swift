@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,20 +34,32 @@ public protocol HTTPTransporting: Sendable {
 /// Ephemeral, with no URLCache and no cookies: on Linux Foundation's URLCache keys entries by host and
 /// path only, so it would hand page 1 back for page 2; RiffleKit keeps its own cache.
 public final class URLSessionTransport: HTTPTransporting {
-    private let session: URLSession
+    private let timeout: Int
+    // Made on first use: creating a session loads libcurl and touches the file system, which a
+    // browser painting a cached page should not wait for.
+    private let lazySession = Mutex<URLSession?>(nil)
 
     /// - Parameter timeout: whole seconds (FoundationNetworking truncates fractions).
     public init(timeout: Int = 30) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = TimeInterval(max(1, timeout))
-        session = URLSession(configuration: configuration)
+        self.timeout = max(1, timeout)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit { lazySession.withLock { $0?.finishTasksAndInvalidate() } }
+
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.timeoutIntervalForRequest = TimeInterval(timeout)
+            let made = URLSession(configuration: configuration)
+            session = made
+            return made
+        }
+    }
 
     public func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse {
         let url = request.url ?? URL(string: "about:blank")!
