@@ -15,8 +15,10 @@ let package = Package(
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
         .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"]),
-        .target(name: "DemoServer", resources: [.copy("../../Assets/demo")]),
-        .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer"]),
+        // Data files (demo feed, themes) with a locator that never traps; see Assets/RiffleAssets.swift.
+        .target(name: "RiffleAssets", path: "Assets", resources: [.copy("demo"), .copy("themes")]),
+        .target(name: "DemoServer", dependencies: ["RiffleAssets"]),
+        .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer", "RiffleAssets"]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
         .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer"], resources: [.copy("Fixtures")]),

@@ -16,7 +16,7 @@ public final class NcursesScreen: TerminalBackend {
 
     /// Starts curses on the process's terminal.
     /// - Parameter colors: false for `NO_COLOR` or the mono theme: attributes only.
-    public init(theme: Theme = .dark, colors: Bool = true) {
+    public init(theme: Theme = .plain, colors: Bool = true) {
         Self.prepareLocale()
         riffle_terminal_guard_install()
         _ = initscr()
@@ -31,7 +31,7 @@ public final class NcursesScreen: TerminalBackend {
             start_color()
             use_default_colors()
         }
-        palette = Palette(theme: useColors ? theme : .mono, colors: useColors)
+        palette = Palette(theme: theme, colors: useColors)
         mousemask(cn_all_mouse_events(), nil)
         mouseinterval(0)
         riffle_quit_signals_install()

@@ -15,20 +15,10 @@ public struct Theme: Sendable, Equatable {
 
     public init(roles: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)]) { self.roles = roles }
 
-    public static let dark = Theme(roles: [
-        .normal: (-1, false, false, false), .header: (6, true, false, false), .selection: (-1, true, false, true),
-        .dim: (-1, false, true, false), .accent: (6, false, false, false), .status: (-1, false, false, true),
-        .toast: (3, true, false, true), .error: (1, true, false, true), .placeholder: (5, false, false, false),
-    ])
-    public static let light = Theme(roles: [
-        .normal: (-1, false, false, false), .header: (4, true, false, false), .selection: (-1, true, false, true),
-        .dim: (-1, false, true, false), .accent: (4, false, false, false), .status: (-1, false, false, true),
-        .toast: (4, true, false, true), .error: (1, true, false, true), .placeholder: (5, false, false, false),
-    ])
-    public static let mono = Theme(roles: [
-        .normal: (-1, false, false, false), .header: (-1, true, false, false), .selection: (-1, true, false, true),
-        .dim: (-1, false, true, false), .accent: (-1, false, false, false), .status: (-1, false, false, true),
-        .toast: (-1, true, false, true), .error: (-1, true, false, true), .placeholder: (-1, false, true, false),
+    /// Attributes only, no colours: what `NcursesScreen` falls back to without colour support.
+    public static let plain = Theme(roles: [
+        .header: (-1, true, false, false), .selection: (-1, true, false, true), .dim: (-1, false, true, false),
+        .status: (-1, false, false, true), .toast: (-1, true, false, true), .error: (-1, true, false, true),
     ])
 }
 

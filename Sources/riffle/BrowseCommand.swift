@@ -13,7 +13,7 @@ enum BrowseCommand {
         }
         let firstPage = try arguments.integer("--first-page", minimum: 0)
         let demoFailPage = try arguments.integer("--demo-fail", minimum: 1)
-        let themeName = try arguments.choice("--theme", in: ["dark", "light", "mono"])
+        let themeName = try arguments.choice("--theme", in: ThemeFile.names)
         var feed: Feed?
         if let feedArgument = arguments.positionals.first {
             feed = try FeedResolver.resolve(feedArgument, firstPage: firstPage)
@@ -41,9 +41,10 @@ enum BrowseCommand {
 
         signal(SIGPIPE, SIG_IGN)
         let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, transport: URLSessionTransport())
-        let environment = ProcessInfo.processInfo.environment
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty || themeName == "mono"
-        let theme: Theme = themeName == "light" ? .light : .dark
+        // https://no-color.org: any non-empty NO_COLOR turns colours off, whatever the theme.
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let theme: Theme
+        do { theme = try ThemeFile.load(noColor ? "mono" : themeName ?? "dark") } catch { fail("\(error)", status: 1) }
         let screen = NcursesScreen(theme: theme, colors: !noColor)
         let status = BrowserLoop(screen: screen, loader: loader, title: feed.name).run()
         screen.close()

@@ -77,3 +77,28 @@ struct ScreenEndToEndTests {
         #expect(session.waitUntil { session.exitStatus() != nil })
     }
 }
+
+@Suite("riffle's colours in tmux", .serialized, .enabled(if: TmuxSession.isAvailable))
+struct ColourEndToEndTests {
+    func firstScreen(environment: [String: String], arguments: [String] = []) throws -> String {
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path] + arguments,
+                                      environment: environment.merging(["LANG": "C.UTF-8", "TERM": "xterm-256color"]) { a, _ in a })
+        #expect(session.waitUntil { session.screen().contains("30 items") })
+        let coloured = try session.tmux(["capture-pane", "-p", "-e", "-t", session.name])
+        try session.send("q")
+        _ = session.waitUntil { session.exitStatus() != nil }
+        return coloured
+    }
+
+    @Test func noColorLeavesOnlyAttributes() throws {
+        let plain = try firstScreen(environment: ["NO_COLOR": "1"])
+        // SGR 30-37 set a foreground colour (39, the default colour, is fine).
+        let colour = try Regex(#"\x1B\[(?:[0-9;]*;)?3[0-7](?:;[0-9;]*)?m"#)
+        #expect(plain.firstMatch(of: colour) == nil, "no foreground colour codes")
+        #expect(plain.contains("\u{1B}[7m") || plain.contains(";7m"), "reverse video still marks the selection")
+        let dark = try firstScreen(environment: [:], arguments: ["--theme", "dark"])
+        #expect(dark.contains("36m"), "the dark theme's cyan header")
+    }
+}

@@ -3,51 +3,63 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program with posix_spawn and waits for it with waitpid. Foundation's `Process` on Linux
-/// sometimes never notices the exit of a child whose own child daemonises (tmux's server), so tests
-/// that start tmux use this.
+/// Runs a program with posix_spawn and waits for it with waitpid, its output going to temporary
+/// files rather than pipes.
+///
+/// Tests run in parallel, and a child spawned by one test inherits every descriptor another test has
+/// open at that moment. A pipe's write end inherited by a long-lived tmux server would keep the
+/// reader waiting for an end of file forever; a file opened only inside the child cannot leak.
 enum Spawn {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    @discardableResult
-    static func run(_ argv: [String], environment: [String: String], captureOutput: Bool) throws -> String {
-        var fds: [Int32] = [-1, -1]
-        if captureOutput { guard pipe(&fds) == 0 else { throw Failure(description: "pipe failed") } }
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ argv: [String], environment: [String: String]) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-spawn-\(UUID().uuidString)")
+        let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if captureOutput {
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Children start with no signal blocked and default handlers, whatever this thread has.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
-        if captureOutput { close(fds[1]) }
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         guard spawned == 0 else {
-            if captureOutput { close(fds[0]) }
             throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))")
-        }
-        var output = Data()
-        if captureOutput {
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = read(fds[0], &chunk, chunk.count)
-                if n <= 0 { break }
-                output.append(contentsOf: chunk[0..<n])
-            }
-            close(fds[0])
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        // WEXITSTATUS, which Swift cannot import as a macro.
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(status: exitStatus, stdout: read(outPath), stderr: read(errPath))
     }
 }

@@ -33,10 +33,7 @@ final class TmuxSession {
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = environment["TERM"].flatMap { $0 == "dumb" || $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         environment.removeValue(forKey: "TMUX")
-        // The server that new-session starts outlives the command and would hold an output pipe open
-        // forever, so only commands that print are given one.
-        let prints = ["capture-pane", "display-message", "list-buffers"].contains(arguments.first ?? "")
-        return try Spawn.run(["/usr/bin/tmux", "-u", "-L", socket] + arguments, environment: environment, captureOutput: prints)
+        return try Spawn.run(["/usr/bin/tmux", "-u", "-L", socket] + arguments, environment: environment).stdout
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }

@@ -1,0 +1,48 @@
+import Foundation
+import NcursesTerminal
+import RiffleAssets
+import RiffleKit
+import RiffleTUI
+
+/// Reads a theme from `Assets/themes/NAME.json`: per role an optional colour name and bold, dim,
+/// reverse flags. Colours are drawn on the terminal's default background.
+enum ThemeFile {
+    static let names = ["dark", "light", "mono"]
+    static let colors: [String: Int16] = [
+        "default": -1, "black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7,
+    ]
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func load(_ name: String) throws -> Theme {
+        let folder = try RiffleAssets.directory("themes", marker: "\(name).json")
+        let file = folder.appending(path: "\(name).json")
+        return try parse(Data(contentsOf: file), path: file.path)
+    }
+
+    static func parse(_ data: Data, path: String) throws -> Theme {
+        let document: JSONValue
+        do { document = try JSONParser.parse(data) } catch { throw Invalid(description: "theme \(path): \(error)") }
+        guard let roles = document["roles"]?.objectValue else { throw Invalid(description: "theme \(path): no \"roles\" object") }
+        var result: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)] = [:]
+        for (key, spec) in roles.members {
+            guard let role = Style.Role(name: key) else { throw Invalid(description: "theme \(path): unknown role '\(key)'") }
+            let colorName = spec["color"]?.stringValue ?? "default"
+            guard let color = colors[colorName] else {
+                throw Invalid(description: "theme \(path): role '\(key)' has unknown color '\(colorName)'")
+            }
+            result[role] = (color, spec["bold"]?.boolValue ?? false, spec["dim"]?.boolValue ?? false, spec["reverse"]?.boolValue ?? false)
+        }
+        return Theme(roles: result)
+    }
+}
+
+extension Style.Role {
+    init?(name: String) {
+        let all: [Style.Role] = [.normal, .header, .selection, .dim, .accent, .status, .toast, .error, .placeholder]
+        guard let role = all.first(where: { "\($0)" == name }) else { return nil }
+        self = role
+    }
+}
