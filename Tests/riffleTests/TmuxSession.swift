@@ -11,7 +11,9 @@ final class TmuxSession {
         socket = "riffle-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status")
         let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let program = (env.isEmpty ? "" : "env \(env) ") + command.map(Self.quote).joined(separator: " ")
+        // NO_COLOR is dropped from what the test runner passes down (swift test may set it); a test
+        // that wants it says so.
+        let program = "env -u NO_COLOR \(env) " + command.map(Self.quote).joined(separator: " ")
         // The shell records the exit status; the pane stays so the last screen can still be read.
         let line = "\(program); echo $? > \(Self.quote(statusFile.path)); sleep 600"
         try tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), line])
