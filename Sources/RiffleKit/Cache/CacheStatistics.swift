@@ -1,0 +1,19 @@
+/// What the cache holds, for `riffle cache info`.
+public struct CacheStatistics: Sendable, Equatable {
+    /// One feed's pages.
+    public struct Feed: Sendable, Equatable {
+        /// `Feed.id`.
+        public var feedID: String
+        /// Bytes of its page bodies.
+        public var size: Int
+        public var pageCount: Int
+    }
+
+    /// Bytes of all bodies (responses and pages).
+    public var totalSize: Int
+    public var entryCount: Int
+    /// The configured limit that eviction keeps `totalSize` under.
+    public var sizeLimit: Int
+    /// Feeds with pages in the index, by id.
+    public var feeds: [Feed]
+}
