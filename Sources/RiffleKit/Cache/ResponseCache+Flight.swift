@@ -62,6 +62,9 @@ extension ResponseCache {
         }
     }
 
+    /// Callers waiting on the transfer for `request` (for tests of coalescing and cancellation).
+    func waiterCount(for request: URLRequest) -> Int { flights[CacheKey(request)]?.waiters.count ?? 0 }
+
     private func leave(_ key: CacheKey, waiter: Int) {
         guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
         continuation.resume(returning: .failure(.cancelled))
