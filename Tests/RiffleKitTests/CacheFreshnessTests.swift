@@ -64,4 +64,15 @@ struct CacheFreshnessTests {
         #expect(value.source == .cache)
         #expect(value.age == 59)
     }
+
+    @Test func lastModifiedIsSentBackAsIfModifiedSince() async throws {
+        let fixture = try CacheFixture()
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+        fixture.route.withLock { $0.headers = [("Last-Modified", date), ("Cache-Control", "max-age=60")] }
+        _ = try await fixture.get(fixture.request())
+        fixture.clock.advance(61)
+        _ = try await fixture.get(fixture.request())
+        #expect(fixture.server.requests.map { $0.header("If-Modified-Since") } == [nil, date])
+        #expect(fixture.server.requests.last?.header("If-None-Match") == nil)
+    }
 }

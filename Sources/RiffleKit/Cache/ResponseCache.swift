@@ -29,6 +29,7 @@ public actor ResponseCache: ResponseCaching {
         /// Told about events worth a log line (a damaged entry removed, a rebuilt index...).
         public var log: @Sendable (String) -> Void = { _ in }
 
+        /// The defaults: 200 MB on disk, 512 entries and 32 MB in memory, 16 KB inline bodies.
         public init() {}
     }
 
@@ -60,6 +61,8 @@ public actor ResponseCache: ResponseCaching {
         return opened
     }
 
+    /// One value for `request` according to `policy`; see `ResponseCaching.response(for:policy:maxAge:validate:fetch:)`.
+    /// Fresh entries answer at once; stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
     public func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
                          validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                          fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
@@ -91,6 +94,8 @@ public actor ResponseCache: ResponseCaching {
         }
     }
 
+    /// The cached value (when `.returnCacheThenLoad` finds one) then the network value with
+    /// `differsFromCache`; one value for the other policies. Ending the iteration cancels the request.
     public nonisolated func responses(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
                                       validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                                       fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)

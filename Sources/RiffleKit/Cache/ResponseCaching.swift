@@ -50,7 +50,9 @@ public struct CachedResponse: Sendable, Equatable {
         case stale
     }
 
+    /// The response; for `.revalidated` and `.stale`, the stored one.
     public var response: HTTPResponse
+    /// Where `response` came from.
     public var source: Source
     /// When the bytes were fetched or last confirmed by the server.
     public var fetchedAt: Date
@@ -60,6 +62,7 @@ public struct CachedResponse: Sendable, Equatable {
     /// delivered before it (true when there was none). False for every other value.
     public var differsFromCache: Bool
 
+    /// Creates a value; the cache makes these, tests and fakes may too.
     public init(response: HTTPResponse, source: Source, fetchedAt: Date, age: TimeInterval, differsFromCache: Bool = false) {
         self.response = response
         self.source = source
