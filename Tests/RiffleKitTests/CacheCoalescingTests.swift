@@ -81,4 +81,25 @@ struct CacheCoalescingTests {
         await #expect(throws: RiffleError.cancelled) { try await task.value }
         #expect(fixture.server.requestCount == 0)
     }
+
+    @Test func aCallerArrivingAsTheTransferFinishesGetsItsResult() async throws {
+        let fixture = try CacheFixture()
+        let request = fixture.request()
+        let transport = fixture.transport
+        let late = CacheShared<Task<CachedResponse, any Error>?>(nil)
+        let cache = fixture.cache
+        // The transfer's last step, after the server answered: another caller arrives and joins.
+        let fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse = { sent throws(RiffleError) in
+            let response = try await transport.send(sent)
+            late.withLock { $0 = Task { try await fixture.get(request, .reloadIgnoringCache) } }
+            while await cache.waiterCount(for: request) < 2 { await Task.yield() }
+            return response
+        }
+
+        let first = try await cache.response(for: request, policy: .reloadIgnoringCache, maxAge: nil, validate: { _ in }, fetch: fetch)
+        let second = try await #require(late.withLock { $0 }).value
+
+        #expect(first == second)
+        #expect(fixture.server.requestCount == 1)
+    }
 }

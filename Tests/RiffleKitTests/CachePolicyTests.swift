@@ -99,4 +99,18 @@ struct CachePolicyTests {
         fixture.route.withLock { $0 = CacheRoute(); $0.headers = []; $0.body = "{ not json" }
         await #expect(throws: RiffleError.self) { try await fixture.get(fixture.request()) }
     }
+
+    @Test func cacheThenLoadSaysWhetherTheNetworkValueDiffers() async throws {
+        let fixture = try CacheFixture()
+        _ = try await fixture.get(fixture.request())
+        fixture.route.withLock { $0.body = #"{"items": [{"id": 2}]}"#; $0.headers = [("ETag", "\"v2\"")] }
+        var values: [CachedResponse] = []
+        for try await value in fixture.cache.responses(for: fixture.request(), policy: .returnCacheThenLoad, maxAge: nil,
+                                                       validate: { _ in }, fetch: fixture.fetch) {
+            values.append(value)
+        }
+        #expect(values.map(\.source) == [.cache, .network])
+        #expect(values.map(\.differsFromCache) == [false, true])
+        #expect(fixture.server.requests.last?.header("If-None-Match") == "\"v1\"")
+    }
 }
