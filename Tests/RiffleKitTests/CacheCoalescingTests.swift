@@ -102,4 +102,13 @@ struct CacheCoalescingTests {
         #expect(first == second)
         #expect(fixture.server.requestCount == 1)
     }
+
+    @Test func requestsWithOtherHeadersDoNotShareATransfer() async throws {
+        let fixture = try CacheFixture()
+        fixture.route.withLock { $0.delay = .milliseconds(100); $0.headers.append(("Vary", "Accept-Language")) }
+        async let english = fixture.get(fixture.request(headers: ["Accept-Language": "en"]), .reloadIgnoringCache)
+        async let french = fixture.get(fixture.request(headers: ["Accept-Language": "fr"]), .reloadIgnoringCache)
+        _ = try await (english, french)
+        #expect(fixture.server.requestCount == 2)
+    }
 }

@@ -42,7 +42,7 @@ extension ResponseCache {
     private func join(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
         nextID += 1
         let waiter = nextID
-        let key = transfer.key
+        let key = Self.flightKey(transfer.request)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
@@ -63,7 +63,14 @@ extension ResponseCache {
     }
 
     /// Callers waiting on the transfer for `request` (for tests of coalescing and cancellation).
-    func waiterCount(for request: URLRequest) -> Int { flights[CacheKey(request)]?.waiters.count ?? 0 }
+    func waiterCount(for request: URLRequest) -> Int { flights[Self.flightKey(request)]?.waiters.count ?? 0 }
+
+    /// Requests share a transfer only when every header matches too: a `Vary`ing server could answer two
+    /// requests with one cache key differently (another `Accept-Language`, say).
+    static func flightKey(_ request: URLRequest) -> CacheKey {
+        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
+        return CacheKey(id: CacheKey(request).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
+    }
 
     private func leave(_ key: CacheKey, waiter: Int) {
         guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
@@ -80,8 +87,9 @@ extension ResponseCache {
         let result = await perform(transfer, conditional: conditional)
         // Delivery and removal happen in this one actor step, so a caller arriving while the transfer
         // finishes either joins it (and gets this result) or arrives after and finds the stored entry.
-        guard let flight = flights[transfer.key], flight.id == id else { return }
-        flights[transfer.key] = nil
+        let key = Self.flightKey(transfer.request)
+        guard let flight = flights[key], flight.id == id else { return }
+        flights[key] = nil
         for continuation in flight.waiters.values { continuation.resume(returning: result) }
     }
 
