@@ -10,7 +10,9 @@ let package = Package(
     targets: [
         // Wide-character ncurses from Debian. No pkgConfig: SwiftPM would drop its -D flags with a warning.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "RiffleKit"),
+        // SQLite from Debian, for the response cache's index.
+        .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "RiffleKit", dependencies: ["CSQLite3"]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),

@@ -63,3 +63,4 @@ if CommandLine.arguments.dropFirst().first == "profile" {
 } else {
     try CachedPageSection().run()
 }
+runCacheBenchmarks()

@@ -8,6 +8,10 @@ public struct Page: Sendable, Equatable {
         case disk
         /// Fetched from the server just now.
         case network
+        /// Read from disk after the server confirmed it unchanged (304); its age starts again.
+        case revalidated
+        /// Read from disk past its freshness because the network failed; show its age.
+        case stale
     }
 
     /// The page number, 1-based unless the feed says otherwise.

@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Loads the pages of one feed, keeping each on disk as `feed_<page>.json`.
+/// Loads the pages of one feed, keeping each on disk as `feed_<page>.json`, through a `ResponseCache`
+/// whose index records each page's fetch time, validators and freshness.
 ///
 /// An actor: the serial queue of the design. Network fetches run one at a time by default (in the
 /// order they were asked for); two loads of the same page share one request; a page on disk is
@@ -24,6 +25,9 @@ public actor PageLoader {
         public var headers: [String: String] = ["Accept": "application/json"]
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// Seconds a page stays fresh when the server's `Cache-Control`/`Expires` say nothing; a stale
+        /// page is revalidated (`If-None-Match`) before use.
+        public var maxAge: TimeInterval? = 300
 
         public init() {}
     }
@@ -31,8 +35,10 @@ public actor PageLoader {
     public nonisolated let feed: Feed
     public nonisolated let store: PageStore
     private let transport: any HTTPTransporting
-    private let configuration: Configuration
+    let configuration: Configuration
     private let clock: @Sendable () -> Date
+    /// The response cache the pages go through; shared with the rest of the client when passed in.
+    public nonisolated let cache: ResponseCache
 
     private var inFlight: [Int: Task<Page, any Error>] = [:]
     private var running = 0
@@ -40,10 +46,22 @@ public actor PageLoader {
     /// Requests sent so far (for tests and the benchmark).
     public private(set) var requestCount = 0
 
+    /// A loader with a response cache of its own on `cacheDirectory`.
     public init(feed: Feed, cacheDirectory: URL, transport: any HTTPTransporting,
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
+        var cacheConfiguration = ResponseCache.Configuration()
+        cacheConfiguration.log = configuration.log
+        self.init(feed: feed, cache: ResponseCache(directory: cacheDirectory, configuration: cacheConfiguration, clock: clock),
+                  transport: transport, configuration: configuration, clock: clock)
+    }
+
+    /// A loader whose pages live in `cache`'s folder and go through it (so they count towards its
+    /// size limit and share its de-duplication).
+    public init(feed: Feed, cache: ResponseCache, transport: any HTTPTransporting,
+                configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.feed = feed
-        self.store = PageStore(cacheDirectory: cacheDirectory, feedID: feed.id)
+        self.cache = cache
+        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
         self.transport = transport
         self.configuration = configuration
         self.clock = clock
@@ -51,20 +69,23 @@ public actor PageLoader {
 
     /// Loads page `number` (1-based).
     ///
-    /// - `.returnCacheElseLoad` (default): the page on disk when present, else the network.
+    /// - `.returnCacheElseLoad` (default): the page on disk when fresh (`.disk`), else the network,
+    ///   revalidating with `If-None-Match` (`.revalidated` on a 304); when the network fails, the page
+    ///   on disk marked `.stale`.
     /// - `.reloadIgnoringCache`: the network; the file is replaced only by a 2xx answer whose body is
     ///   JSON holding an item array, otherwise it stays byte-identical and the error is thrown.
-    /// - `.returnCacheDontLoad`: the disk only; `RiffleError.notCached` when absent.
-    /// - `.returnCacheThenLoad`: as `.reloadIgnoringCache` here; use `pages(_:)` to get both values.
+    /// - `.returnCacheDontLoad`: the disk only (`.disk`, or `.stale` when past its age); `RiffleError.notCached` when absent.
+    /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(RiffleError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
-            if let page = cachedPage(number) { return page }
+            // Answered here, without waiting behind fetches of other pages.
+            if let page = await storedPage(number), page.source == .disk || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
-        return try await fetch(number)
+        return try await fetch(number, policy: policy)
     }
 
     /// The page on disk without touching the loader's state, or nil (also when the file does not
@@ -91,12 +112,12 @@ public actor PageLoader {
         }
     }
 
-    private func fetch(_ number: Int) async throws(RiffleError) -> Page {
+    private func fetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
         let task: Task<Page, any Error>
         if let shared = inFlight[number] {
             task = shared
         } else {
-            task = Task { try await self.fetchInTurn(number) }
+            task = Task { try await self.fetchInTurn(number, policy: policy) }
             inFlight[number] = task
         }
         do {
@@ -106,36 +127,35 @@ public actor PageLoader {
         }
     }
 
-    private func fetchInTurn(_ number: Int) async throws -> Page {
+    private func fetchInTurn(_ number: Int, policy: CachePolicy) async throws -> Page {
         // Removal happens on the actor after the result exists, so a caller arriving in between still
         // joins this task and gets its result.
         defer { inFlight[number] = nil }
         await acquireSlot()
         defer { releaseSlot() }
-        return try await performFetch(number)
+        return try await performFetch(number, policy: policy)
     }
 
-    private func performFetch(_ number: Int) async throws(RiffleError) -> Page {
-        let url = feed.url(forPage: number)
-        var request = URLRequest(url: url)
-        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
-        requestCount += 1
-        let response = try await transport.send(request)
-        guard (200...299).contains(response.status) else {
-            throw .httpStatus(code: response.status, excerpt: Self.excerpt(response.body))
+    private func performFetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+        let request = pageRequest(number)
+        let transport = transport
+        let value = try await cache.response(
+            for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: configuration.maxAge,
+            location: pageLocation(number), validate: { response throws(RiffleError) in _ = try Self.items(in: response.body) },
+            fetch: { request throws(RiffleError) in
+                await self.countRequest()
+                return try await transport.send(request)
+            })
+        if value.source == .network || value.source == .revalidated {
+            let metadata = PageStore.Metadata(url: request.url?.absoluteString ?? "", fetchedAt: value.fetchedAt, status: value.response.status,
+                                              etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"))
+            store.writeMetadata(number, metadata)
         }
-        let document: JSONValue
-        do { document = try JSONParser.parse(response.body) } catch {
-            throw .invalidJSON(offset: error.offset, reason: error.reason)
-        }
-        let items = try ItemExtractor.items(in: document)
-        let fetchedAt = clock()
-        let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: fetchedAt, status: response.status,
-                                          etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-        try store.write(number, data: response.body, metadata: metadata)
-        return Page(number: number, items: items, data: response.body, source: .network,
-                    fetchedAt: fetchedAt, status: response.status)
+        return Page(number: number, items: try Self.items(in: value.response.body), data: value.response.body,
+                    source: Self.source(value.source), fetchedAt: value.fetchedAt, status: value.response.status)
     }
+
+    private func countRequest() { requestCount += 1 }
 
     private func acquireSlot() async {
         if running < max(1, configuration.maxConcurrentFetches) {

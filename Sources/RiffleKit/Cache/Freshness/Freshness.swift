@@ -1,0 +1,54 @@
+import Foundation
+
+/// What a response's headers say about caching it (RFC 9111 for a private cache).
+struct Freshness: Equatable {
+    /// False for `no-store` and `Vary: *`: the response is returned but never kept.
+    var storable: Bool
+    /// Seconds the server allows the response to be reused without asking (`max-age`, else
+    /// `Expires` − `Date`); `no-cache` gives 0. Nil when the server says nothing, so the request's
+    /// own max age decides.
+    var serverMaxAge: TimeInterval?
+
+    init(headers: [String: String], now: Date) {
+        let directives = Self.directives(headers["cache-control"] ?? "")
+        storable = directives["no-store"] == nil && headers["vary"]?.trimmingCharacters(in: .whitespaces) != "*"
+        if directives["no-cache"] != nil {
+            serverMaxAge = 0
+        } else if let value = directives["max-age"], let seconds = value.flatMap(TimeInterval.init) {
+            serverMaxAge = max(0, seconds)
+        } else if let expires = headers["expires"] {
+            // An invalid date (e.g. "0") means already expired (RFC 9111 §5.3).
+            guard let expiry = Self.httpDate(expires) else { serverMaxAge = 0; return }
+            let served = headers["date"].flatMap(Self.httpDate) ?? now
+            serverMaxAge = max(0, expiry.timeIntervalSince(served))
+        } else {
+            serverMaxAge = nil
+        }
+    }
+
+    /// Whether an entry fetched at `fetchedAt` may be reused at `now`.
+    static func isFresh(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?, now: Date) -> Bool {
+        let lifetime = serverMaxAge ?? requestMaxAge ?? 0
+        return now.timeIntervalSince(fetchedAt) < lifetime
+    }
+
+    /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil]; names lowercased.
+    static func directives(_ header: String) -> [String: String?] {
+        var result: [String: String?] = [:]
+        for part in header.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let name = pair.first?.lowercased(), !name.isEmpty else { continue }
+            result[name] = pair.count > 1 ? pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : .some(nil)
+        }
+        return result
+    }
+
+    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Rewrites a URL so that spellings of the same resource share one cache entry: scheme and host
+/// lowercased, the default port dropped, an empty path made `/`, the fragment dropped, query parameters
+/// sorted by name (duplicates keep their order, since `a=1&a=2` and `a=2&a=1` may differ to a server)
+/// and their percent-encoding normalised. User info is dropped: it is a credential.
+enum URLCanonicalizer {
+    /// Characters left as they are in a query name or value (RFC 3986 unreserved); the rest is %XX.
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func canonical(_ url: URL) -> String {
+        guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        let scheme = (parts.scheme ?? "").lowercased()
+        var text = scheme + "://" + (parts.host ?? "").lowercased()
+        if let port = parts.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
+            text += ":\(port)"
+        }
+        let path = parts.percentEncodedPath
+        text += path.isEmpty ? "/" : path
+        if let query = parts.percentEncodedQuery, !query.isEmpty {
+            let items = query.split(separator: "&", omittingEmptySubsequences: true).enumerated().map { index, pair in
+                let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = normalise(halves[0])
+                let value = halves.count > 1 ? "=" + normalise(halves[1]) : ""
+                return (name: name, value: value, index: index)
+            }
+            let sorted = items.sorted { ($0.name, $0.index) < ($1.name, $1.index) }
+            text += "?" + sorted.map { $0.name + $0.value }.joined(separator: "&")
+        }
+        return text
+    }
+
+    /// Decodes then re-encodes, so `%7e`, `%7E` and `~` read the same. `+` stays as it is: whether it
+    /// means a space is the server's business.
+    private static func normalise(_ part: Substring) -> String {
+        let decoded = String(part).removingPercentEncoding ?? String(part)
+        var out = ""
+        for scalar in decoded.unicodeScalars {
+            if scalar == "+" || unreserved.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ResponseCache {
+    /// Everything one network step needs.
+    struct Transfer: Sendable {
+        var key: CacheKey
+        var request: URLRequest
+        var maxAge: TimeInterval?
+        var location: BodyLocation
+        var validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void
+        var fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse
+    }
+
+    /// One transfer in progress and the callers waiting for it.
+    struct Flight {
+        var id: Int
+        var task: Task<Void, Never>
+        var waiters: [Int: CheckedContinuation<Result<CachedResponse, RiffleError>, Never>]
+    }
+
+    /// Joins the transfer in flight for the key or starts one; falls back to the stored entry marked
+    /// `.stale` when the network fails and `staleIfError` allows it.
+    func network(_ transfer: Transfer, conditional: CacheEntry?, staleIfError: Bool) async throws(RiffleError) -> CachedResponse {
+        switch await join(transfer, conditional: conditional) {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            let now = clock()
+            if staleIfError, error.isNetworkFailure, let stale = entry(for: transfer.key, request: transfer.request, now: now) {
+                configuration.log("network failed (\(error)); serving a stale entry \(Int(now.timeIntervalSince(stale.fetchedAt))) s old")
+                return stale.value(.stale, url: transfer.request.url ?? URL(string: "about:blank")!, now: now)
+            }
+            throw error
+        }
+    }
+
+    /// Waits for the key's shared transfer. A caller that is cancelled leaves at once with `.cancelled`;
+    /// the others keep waiting, and the last one to leave cancels the transfer.
+    private func join(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
+        nextID += 1
+        let waiter = nextID
+        let key = Self.flightKey(transfer.request)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: .failure(.cancelled))
+                    return
+                }
+                if flights[key] == nil {
+                    nextID += 1
+                    let id = nextID
+                    let task = Task { await self.run(transfer, conditional: conditional, flight: id) }
+                    flights[key] = Flight(id: id, task: task, waiters: [:])
+                }
+                flights[key]?.waiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.leave(key, waiter: waiter) }
+        }
+    }
+
+    /// Callers waiting on the transfer for `request` (for tests of coalescing and cancellation).
+    func waiterCount(for request: URLRequest) -> Int { flights[Self.flightKey(request)]?.waiters.count ?? 0 }
+
+    /// Requests share a transfer only when every header matches too: a `Vary`ing server could answer two
+    /// requests with one cache key differently (another `Accept-Language`, say).
+    static func flightKey(_ request: URLRequest) -> CacheKey {
+        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
+        return CacheKey(id: CacheKey(request).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
+    }
+
+    private func leave(_ key: CacheKey, waiter: Int) {
+        guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
+        continuation.resume(returning: .failure(.cancelled))
+        if flight.waiters.isEmpty {
+            flight.task.cancel()
+            flights[key] = nil
+        } else {
+            flights[key] = flight
+        }
+    }
+
+    private func run(_ transfer: Transfer, conditional: CacheEntry?, flight id: Int) async {
+        let result = await perform(transfer, conditional: conditional)
+        // Delivery and removal happen in this one actor step, so a caller arriving while the transfer
+        // finishes either joins it (and gets this result) or arrives after and finds the stored entry.
+        let key = Self.flightKey(transfer.request)
+        guard let flight = flights[key], flight.id == id else { return }
+        flights[key] = nil
+        for continuation in flight.waiters.values { continuation.resume(returning: result) }
+    }
+
+    private func perform(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
+        var request = transfer.request
+        if let conditional {
+            if let etag = conditional.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let date = conditional.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        let response: HTTPResponse
+        do { response = try await transfer.fetch(request) } catch { return .failure(error) }
+        if Task.isCancelled { return .failure(.cancelled) }
+        let now = clock()
+        let freshness = Freshness(headers: response.headers, now: now)
+        if response.status == 304, var entry = conditional {
+            entry.fetchedAt = now
+            entry.serverMaxAge = freshness.serverMaxAge ?? entry.serverMaxAge
+            entry.etag = response.header("ETag") ?? entry.etag
+            entry.lastModified = response.header("Last-Modified") ?? entry.lastModified
+            renew(entry)
+            return .success(entry.value(.revalidated, url: response.url, now: now))
+        }
+        guard (200...299).contains(response.status) else {
+            return .failure(.httpStatus(code: response.status, excerpt: PageLoader.excerpt(response.body)))
+        }
+        do {
+            try Self.checkContent(response)
+            try transfer.validate(response)
+        } catch {
+            return .failure(error)
+        }
+        if freshness.storable {
+            var feed: String?
+            if case .page(_, let feedID) = transfer.location { feed = feedID }
+            let entry = CacheEntry(key: transfer.key, status: response.status, headers: response.headers, body: response.body,
+                                   fetchedAt: now, etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
+                                   serverMaxAge: freshness.serverMaxAge,
+                                   vary: CacheKey.varyFingerprint(vary: response.header("Vary"), request: transfer.request), feed: feed)
+            do { try store(entry, at: transfer.location) } catch {
+                // A page that cannot be written is an error for PageLoader; a response is still useful.
+                if feed != nil { return .failure(error) }
+                configuration.log("could not store a response: \(error)")
+            }
+        }
+        return .success(CachedResponse(response: response, source: .network, fetchedAt: now, age: 0))
+    }
+
+    /// Only a body that matches its declared type is stored: JSON (or no type at all) must parse.
+    static func checkContent(_ response: HTTPResponse) throws(RiffleError) {
+        let type = response.header("Content-Type")?.lowercased() ?? ""
+        guard type.isEmpty || type.contains("json") else { return }
+        do { _ = try JSONParser.parse(response.body) } catch { throw .invalidJSON(offset: error.offset, reason: error.reason) }
+    }
+}
+
+extension RiffleError {
+    /// Failures where a stale entry is better than nothing: no answer at all, or a server error.
+    var isNetworkFailure: Bool {
+        switch self {
+        case .cannotConnect, .dnsFailure, .offline, .timedOut, .tls, .transport: true
+        case .httpStatus(let code, _): code >= 500
+        default: false
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Something that answers requests from a cache according to a `CachePolicy`, asking `fetch` for the
+/// network when the policy and the entry's freshness call for it. `ResponseCache` is the implementation.
+///
+/// Identical requests that arrive while one is in flight share its transfer.
+///
+/// ```swift
+/// let value = try await cache.response(for: request, policy: .returnCacheElseLoad, maxAge: 300,
+///                                      validate: { _ in }, fetch: { try await transport.send($0) })
+/// ```
+public protocol ResponseCaching: Sendable {
+    /// One value for `request`: cached, fetched, revalidated (304) or stale (network failed).
+    ///
+    /// - Parameters:
+    ///   - policy: how the cache is used; `.returnCacheThenLoad` answers here with the network value
+    ///     (use `responses` to get both values).
+    ///   - maxAge: how long a stored answer stays fresh, in seconds, unless the server's
+    ///     `Cache-Control`/`Expires` say otherwise; nil means only the server decides.
+    ///   - validate: rejects a 2xx answer that must not be stored or returned.
+    ///   - fetch: sends the request (with any conditional headers the cache added).
+    func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+                  validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
+                  fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+        async throws(RiffleError) -> CachedResponse
+
+    /// The values of `request` in order: for `.returnCacheThenLoad` the cached value (if any), then the
+    /// network value with `differsFromCache` set; for other policies the single value of `response`.
+    /// Errors are `RiffleError`.
+    func responses(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
+                   fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+        -> AsyncThrowingStream<CachedResponse, any Error>
+}
+
+/// A response together with where it came from and how old it is.
+public struct CachedResponse: Sendable, Equatable {
+    /// Where the value came from.
+    public enum Source: String, Sendable, Equatable {
+        /// A fresh stored entry; no request was made.
+        case cache
+        /// A full answer from the server just now.
+        case network
+        /// A stored entry the server confirmed with 304 Not Modified; its age starts again.
+        case revalidated
+        /// A stored entry past its freshness, returned because the network failed.
+        case stale
+    }
+
+    /// The response; for `.revalidated` and `.stale`, the stored one.
+    public var response: HTTPResponse
+    /// Where `response` came from.
+    public var source: Source
+    /// When the bytes were fetched or last confirmed by the server.
+    public var fetchedAt: Date
+    /// Seconds since `fetchedAt` at the moment of answering.
+    public var age: TimeInterval
+    /// For the network value of `.returnCacheThenLoad`: whether its body differs from the cached value
+    /// delivered before it (true when there was none). False for every other value.
+    public var differsFromCache: Bool
+
+    /// Creates a value; the cache makes these, tests and fakes may too.
+    public init(response: HTTPResponse, source: Source, fetchedAt: Date, age: TimeInterval, differsFromCache: Bool = false) {
+        self.response = response
+        self.source = source
+        self.fetchedAt = fetchedAt
+        self.age = age
+        self.differsFromCache = differsFromCache
+    }
+}

@@ -1,0 +1,80 @@
+import DemoServer
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("Cache: PageLoader pages in the index")
+struct CachePageLoaderTests {
+    let server: DemoFeedServer
+    let directory: URL
+    let clock = CacheTestClock()
+    let loader: PageLoader
+
+    init() throws {
+        server = try DemoFeedServer(latency: .zero)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-pages-\(UUID().uuidString)")
+        loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: directory,
+                            transport: URLSessionTransport(), clock: clock.closure)
+    }
+
+    @Test func stalePageIsRevalidatedAndItsFileKept() async throws {
+        let first = try await loader.load(1)
+        let file = loader.store.bodyURL(1)
+        let before = try FileManager.default.attributesOfItem(atPath: file.path)
+        clock.advance(61)  // the demo server says max-age=60
+
+        let page = try await loader.load(1)
+
+        #expect(page.source == .revalidated)
+        #expect(page.data == first.data)
+        #expect(page.fetchedAt == clock.date)
+        #expect(server.server.requests.last?.header("If-None-Match") != nil)
+        #expect(server.requestCount(page: 1) == 2)
+        let after = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+        #expect(try await loader.load(1).source == .disk)
+        #expect(loader.store.read(1)?.metadata?.fetchedAt == clock.date)
+    }
+
+    @Test func stalePageWhenTheServerIsGone() async throws {
+        _ = try await loader.load(2)
+        clock.advance(3_600)
+        server.stop()
+        let page = try await loader.load(2)
+        #expect(page.source == .stale)
+        #expect(clock.date.timeIntervalSince(page.fetchedAt) == 3_600)
+    }
+
+    @Test func pagesCountPerFeedAndOneFeedCanBeCleared() async throws {
+        let one = try await loader.load(1)
+        let two = try await loader.load(2)
+        let stats = try await loader.cache.statistics()
+        let feed = try #require(stats.feeds.first)
+        #expect(stats.feeds.count == 1)
+        #expect(feed.feedID == loader.feed.id)
+        #expect(feed.pageCount == 2)
+        #expect(feed.size == one.data.count + two.data.count)
+        #expect(stats.totalSize == feed.size)
+
+        try await loader.cache.removeFeed(loader.feed.id)
+
+        #expect(try await loader.cache.statistics().entryCount == 0)
+        #expect(loader.store.storedPages().isEmpty)
+        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+    }
+
+    @Test func pageFilesFromBeforeTheIndexAreAdopted() async throws {
+        _ = try await loader.load(3)
+        let body = try Data(contentsOf: loader.store.bodyURL(3))
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("responses"))
+        let fresh = PageLoader(feed: loader.feed, cacheDirectory: directory, transport: URLSessionTransport(), clock: clock.closure)
+
+        let page = try await fresh.load(3)
+
+        #expect(page.source == .disk)
+        #expect(page.data == body)
+        #expect(server.requestCount(page: 3) == 1)
+        #expect(try await fresh.cache.statistics().feeds.first?.pageCount == 1)
+    }
+}

@@ -1,0 +1,94 @@
+import DemoServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+@testable import RiffleKit
+
+/// A clock tests move by hand, so freshness never depends on real time.
+final class CacheTestClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
+    var date: Date { now.withLock { $0 } }
+    var closure: @Sendable () -> Date { { self.date } }
+}
+
+/// A value behind a lock that closures can share (a `Mutex` itself cannot be captured).
+final class CacheShared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
+}
+
+/// What the test server answers, changeable while it serves.
+struct CacheRoute: Sendable {
+    var body = #"{"items": [{"id": 1, "title": "one"}]}"#
+    var headers: [(name: String, value: String)] = [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")]
+    var status = 200
+    var delay: Duration = .zero
+}
+
+/// A 127.0.0.1 server that answers every path with `route` (304 when `If-None-Match` names its ETag),
+/// a fresh cache folder, a cache on it with an injected clock, and a log of its messages.
+final class CacheFixture: Sendable {
+    let server: HTTPServer
+    let route: CacheShared<CacheRoute>
+    let directory: URL
+    let clock = CacheTestClock()
+    let logLines = CacheShared<[String]>([])
+    let transport = URLSessionTransport()
+    let cache: ResponseCache
+
+    init(configure: (inout ResponseCache.Configuration) -> Void = { _ in }) throws {
+        let route = CacheShared(CacheRoute())
+        self.route = route
+        server = try HTTPServer { request in
+            let current = route.withLock { $0 }
+            let etag = current.headers.first { $0.name == "ETag" }?.value
+            if current.status == 200, let etag, request.header("If-None-Match") == etag {
+                return HTTPServer.Response(status: 304, headers: current.headers).delayed(by: current.delay)
+            }
+            return HTTPServer.Response.json(current.body, status: current.status, headers: current.headers).delayed(by: current.delay)
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-\(UUID().uuidString)")
+        var configuration = ResponseCache.Configuration()
+        let lines = logLines
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        configure(&configuration)
+        cache = ResponseCache(directory: directory, configuration: configuration, clock: clock.closure)
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func request(_ path: String = "/items", headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: server.url(path))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    var fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse {
+        let transport = transport
+        return { request throws(RiffleError) in try await transport.send(request) }
+    }
+
+    /// One value through the cache with no extra validation.
+    func get(_ request: URLRequest, _ policy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) async throws(RiffleError) -> CachedResponse {
+        try await cache.response(for: request, policy: policy, maxAge: maxAge, validate: { _ in }, fetch: fetch)
+    }
+
+    /// Every file under the cache folder with its bytes (the WAL included).
+    func allFiles() -> [(path: String, data: Data)] {
+        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        var files: [(String, Data)] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if let data = FileManager.default.contents(atPath: url.path) { files.append((url.path, data)) }
+        }
+        return files
+    }
+
+    var log: [String] { logLines.withLock { $0 } }
+}
