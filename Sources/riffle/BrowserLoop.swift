@@ -28,11 +28,8 @@ struct BrowserLoop {
                 let now = effects
                 effects = []
                 for effect in now {
-                    if let answered = answerFromDisk(effect) {
-                        effects += App.update(&state, answered)
-                    } else {
-                        perform(effect, mailbox: mailbox, state: &state)
-                    }
+                    if let answered = answerFromDisk(effect) { effects += App.update(&state, answered) }
+                    perform(effect, mailbox: mailbox, state: &state)
                 }
             }
             if state.shouldQuit { return 0 }
@@ -51,8 +48,9 @@ struct BrowserLoop {
         }
     }
 
-    /// A page on disk is answered on the spot, so the first frame already shows it: no hop through
-    /// the actor and the mailbox (which would cost a frame).
+    /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
+    /// actor and the mailbox. The load still runs, and if the cache finds the page stale its
+    /// revalidated (or refetched) copy replaces this one when it arrives.
     private func answerFromDisk(_ effect: Effect) -> Action? {
         guard case .load(let page, .returnCacheElseLoad) = effect, let cached = loader.peekCachedPage(page) else { return nil }
         return .pageLoaded(cached)

@@ -53,9 +53,17 @@ extension App {
 
     /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
     static func receive(_ state: inout AppState, _ page: Page) -> [Effect] {
-        guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else { return [] }
+        guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else {
+            // A newer copy of a page already on screen (the first frame came straight from disk and
+            // the loader then revalidated it): take it in place, quietly.
+            if page.source != .disk, let k = state.pages.firstIndex(where: { $0.number == page.number }) {
+                noteSource(&state, page)
+                replace(&state, at: k, with: LoadedPage(page))
+            }
+            return []
+        }
         let request = state.requests.remove(at: i)
-        if page.source == .network { state.isOffline = false }
+        noteSource(&state, page)
         if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
             replace(&state, at: k, with: LoadedPage(page))
             return []
@@ -76,6 +84,20 @@ extension App {
         }
         keepSelectionVisible(&state)
         return []
+    }
+
+    /// A page from the network means we are online; a stale one means the network failed and the
+    /// cache answered instead, which the user should know, with the page's age.
+    static func noteSource(_ state: inout AppState, _ page: Page) {
+        switch page.source {
+        case .network, .revalidated:
+            state.isOffline = false
+        case .stale:
+            state.isOffline = true
+            raise(&state, "offline: showing page \(page.number) from \(Timestamp.age(of: page.fetchedAt, now: state.now))")
+        case .disk:
+            break
+        }
     }
 
     /// Swaps in a reloaded page, keeping the selection on the same place: the same row of that page

@@ -73,11 +73,15 @@ extension App {
         return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: dropOrder)
     }
 
-    /// "offline" after a connection failure, else "network", "cache", or "stale" for a cached page
-    /// older than `AppState.staleAfter`.
+    /// "offline" after a connection failure, else "network" (also for a page the server confirmed
+    /// unchanged), "stale" for a page the cache could not revalidate or older than
+    /// `AppState.staleAfter`, else "cache".
     static func sourceLabel(_ info: PageInfo, state: AppState) -> String {
         if state.isOffline { return "offline" }
-        if info.source == .network { return "network" }
-        return state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter ? "stale" : "cache"
+        switch info.source {
+        case .network, .revalidated: return "network"
+        case .stale: return "stale"
+        case .disk: return state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter ? "stale" : "cache"
+        }
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import RiffleKit
+import Testing
+@testable import RiffleTUI
+
+@Suite("update: pages from the cache, stale and revalidated")
+struct CacheSourceTests {
+    @Test func aStalePageSaysOfflineWithItsAge() {
+        // Given a browser waiting for page 1
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        state.send(.start)
+        // When the loader could not reach the server and answers with the page on disk, 2 hours old
+        state.send(.pageLoaded(Fixture.page(1, source: .stale, fetchedAgo: 7200)))
+        // Then the page shows, marked offline, and a toast says how old it is
+        #expect(state.items.count == 10)
+        #expect(state.toasts.last?.message == "offline: showing page 1 from 2h ago")
+        #expect(App.view(state).lines.last?.contains("offline · fetched 2h ago") == true)
+    }
+
+    @Test func aRevalidatedCopyReplacesThePageShownFromDiskQuietly() {
+        // Given page 1 shown straight from disk for the first frame, its request answered
+        var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
+        state.send(.start)
+        state.send(.pageLoaded(Fixture.page(1, source: .disk, fetchedAgo: 7200)))
+        state.press("j")
+        // When the loader's revalidated copy arrives with nobody waiting for it
+        let fresh = Fixture.page(1, items: Fixture.items(10, page: 1).reversed(), source: .revalidated, fetchedAgo: 0)
+        state.send(.pageLoaded(fresh))
+        // Then it replaces the page in place, the selection stays on row 2, and no toast appears
+        #expect(state.items == fresh.items)
+        #expect(state.selection == 1)
+        #expect(state.toasts.isEmpty)
+        #expect(App.view(state).lines.last?.contains("network · fetched just now") == true)
+    }
+
+    @Test func aSecondDiskCopyOfAShownPageChangesNothing() {
+        var state = Fixture.state()
+        let before = state
+        state.send(.pageLoaded(Fixture.page(1, items: [], source: .disk)))
+        #expect(state == before)
+    }
+}
