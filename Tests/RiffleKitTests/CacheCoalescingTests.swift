@@ -9,16 +9,13 @@ import Testing
 struct CacheCoalescingTests {
     @Test func hundredConcurrentIdenticalRequestsMakeOneTransfer() async throws {
         let fixture = try CacheFixture()
-        fixture.route.withLock { $0.delay = .milliseconds(200) }
-        let request = fixture.request()
-        let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
-            for _ in 0..<100 {
-                group.addTask { try await fixture.get(request, .reloadIgnoringCache).response.body }
-            }
-            var bodies: [Data] = []
-            for try await body in group { bodies.append(body) }
-            return bodies
-        }
+        // The answer waits until all 100 callers are waiting on the transfer: no guessed delay.
+        let gate = DispatchSemaphore(value: 0)
+        fixture.route.withLock { $0.gate = gate }
+        let tasks = await waiting(100, on: fixture)
+        gate.signal()
+        var bodies: [Data] = []
+        for task in tasks { bodies.append(try await task.value.response.body) }
         #expect(bodies.count == 100)
         #expect(Set(bodies).count == 1)
         #expect(fixture.server.requestCount == 1)
@@ -34,10 +31,14 @@ struct CacheCoalescingTests {
 
     @Test func cancellingOneCallerLeavesTheOthersTheirResult() async throws {
         let fixture = try CacheFixture()
-        fixture.route.withLock { $0.delay = .milliseconds(300) }
+        let gate = DispatchSemaphore(value: 0)
+        fixture.route.withLock { $0.gate = gate }
         let tasks = await waiting(3, on: fixture)
 
+        // The server answers only once the cache has let the cancelled caller go.
         tasks[0].cancel()
+        while await fixture.cache.waiterCount(for: fixture.request()) > 2 { await Task.yield() }
+        gate.signal()
 
         await #expect(throws: RiffleError.cancelled) { try await tasks[0].value }
         #expect(try await tasks[1].value.source == .network)

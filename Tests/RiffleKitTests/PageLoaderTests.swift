@@ -73,14 +73,24 @@ struct PageLoaderTests {
     }
 
     @Test func concurrentLoadsOfOnePageShareOneRequest() async throws {
-        let slow = try DemoFeedServer(latency: .milliseconds(100))
-        defer { slow.stop() }
-        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: URLSessionTransport())
-        async let a = loader.load(4)
-        async let b = loader.load(4)
-        async let c = loader.load(4, policy: .reloadIgnoringCache)
-        let pages = try await [a, b, c]
-        #expect(slow.requestCount(page: 4) == 1)
+        // A server that holds its answer until the test lets it go: ordering, not a guessed delay.
+        let feed = try DemoFeed.load()
+        let gate = DispatchSemaphore(value: 0)
+        let held = try HTTPServer { _ in
+            gate.wait()
+            return .json(feed.pageJSON(4))
+        }
+        defer { held.stop() }
+        let loader = PageLoader(feed: try Feed(template: held.baseURL.absoluteString + "/p/{page}"), cacheDirectory: cache,
+                                transport: URLSessionTransport())
+        let first = Task { try await loader.load(4) }
+        while held.requestCount < 1 { await Task.yield() }
+        let second = Task { try await loader.load(4) }
+        let reload = Task { try await loader.load(4, policy: .reloadIgnoringCache) }
+        while await loader.joinedCount < 2 { await Task.yield() }
+        gate.signal()
+        let pages = try await [first.value, second.value, reload.value]
+        #expect(held.requestCount == 1)
         #expect(Set(pages.map(\.data)).count == 1)
     }
 

@@ -43,6 +43,8 @@ public actor PageLoader {
     private var inFlight: [Int: Task<Page, any Error>] = [:]
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Loads that joined a fetch already in flight instead of starting their own (for tests).
+    public private(set) var joinedCount = 0
     /// Requests sent so far (for tests and the benchmark).
     public private(set) var requestCount = 0
 
@@ -116,6 +118,7 @@ public actor PageLoader {
         let task: Task<Page, any Error>
         if let shared = inFlight[number] {
             task = shared
+            joinedCount += 1
         } else {
             task = Task { try await self.fetchInTurn(number, policy: policy) }
             inFlight[number] = task

@@ -27,6 +27,8 @@ struct CacheRoute: Sendable {
     var headers: [(name: String, value: String)] = [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")]
     var status = 200
     var delay: Duration = .zero
+    /// When set, every answer waits until the test signals it: an ordering, not a guessed delay.
+    var gate: DispatchSemaphore?
 }
 
 /// A 127.0.0.1 server that answers every path with `route` (304 when `If-None-Match` names its ETag),
@@ -45,6 +47,7 @@ final class CacheFixture: Sendable {
         self.route = route
         server = try HTTPServer { request in
             let current = route.withLock { $0 }
+            current.gate?.wait()
             let etag = current.headers.first { $0.name == "ETag" }?.value
             if current.status == 200, let etag, request.header("If-None-Match") == etag {
                 return HTTPServer.Response(status: 304, headers: current.headers).delayed(by: current.delay)
