@@ -24,6 +24,8 @@ public actor PageLoader {
         public var headers: [String: String] = ["Accept": "application/json"]
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
+        /// Where `${NAME}` in the feed's headers is looked up, at request time.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
 
         public init() {}
     }
@@ -71,9 +73,11 @@ public actor PageLoader {
     public func cachedPage(_ number: Int) -> Page? {
         guard let (data, metadata) = store.read(number) else { return nil }
         do {
-            let items = try ItemExtractor.items(in: JSONParser.parse(data))
+            let document = try JSONParser.parse(data)
+            let items = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
             return Page(number: number, items: items, data: data, source: .disk,
-                        fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200)
+                        fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200,
+                        isLastPage: isLast(items: items, document: document, next: metadata?.next, known: metadata != nil))
         } catch {
             configuration.log("removed corrupt cache file \(store.bodyURL(number).lastPathComponent): \(error)")
             store.remove(number)
@@ -100,15 +104,23 @@ public actor PageLoader {
         // Removal happens on the actor after the result exists, so a caller arriving in between still
         // joins this task and gets its result.
         defer { inFlight[number] = nil }
+        if feed.pagination.isSequential, number > 1 {
+            // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
+            if let previous = inFlight[number - 1] { _ = try? await previous.value }
+            if store.read(number - 1)?.metadata == nil { _ = try await load(number - 1) }
+        }
         await acquireSlot()
         defer { releaseSlot() }
-        return try await performFetch(number)
+        guard let url = pageURL(number) else { return endPage(number) }
+        return try await performFetch(number, url: url)
     }
 
-    private func performFetch(_ number: Int) async throws(RiffleError) -> Page {
-        let url = feed.url(forPage: number)
+    private func performFetch(_ number: Int, url: URL) async throws(RiffleError) -> Page {
         var request = URLRequest(url: url)
         for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in try feed.expandedHeaders(environment: configuration.environment) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         requestCount += 1
         let response = try await transport.send(request)
         guard (200...299).contains(response.status) else {
@@ -118,13 +130,16 @@ public actor PageLoader {
         do { document = try JSONParser.parse(response.body) } catch {
             throw .invalidJSON(offset: error.offset, reason: error.reason)
         }
-        let items = try ItemExtractor.items(in: document)
+        if let failure = feed.envelope?.failure(in: document) { throw failure }
+        let items = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
+        let next = feed.pagination.nextURL(after: url, headers: response.headers, document: document)
         let fetchedAt = clock()
         let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: fetchedAt, status: response.status,
-                                          etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
+                                          etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
+                                          next: next?.absoluteString)
         try store.write(number, data: response.body, metadata: metadata)
-        return Page(number: number, items: items, data: response.body, source: .network,
-                    fetchedAt: fetchedAt, status: response.status)
+        return Page(number: number, items: items, data: response.body, source: .network, fetchedAt: fetchedAt,
+                    status: response.status, isLastPage: isLast(items: items, document: document, next: metadata.next, known: true))
     }
 
     private func acquireSlot() async {
