@@ -10,7 +10,7 @@ let package = Package(
     targets: [
         // Wide-character ncurses from Debian. No pkgConfig: SwiftPM would drop its -D flags with a warning.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
-        .target(name: "RiffleKit"),
+        .target(name: "RiffleKit", resources: [.copy("../../Assets/presets.json")]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
