@@ -29,6 +29,15 @@ struct FeedCatalogTests {
         #expect(feed.url(forPage: 1).absoluteString == "https://api.github.com/issues?filter=assigned&per_page=50&state=open")
     }
 
+    @Test func theReadmeShowsExactlyThisExample() throws {
+        // Tests/RiffleKitTests/FeedCatalogTests.swift: three levels below the package root.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let example = try String(contentsOf: Fixture.url("feeds-example.json"), encoding: .utf8)
+        #expect(readme.contains("```json\n" + example))
+    }
+
     @Test func aSyntaxErrorNamesTheFileAndLine() {
         let text = "{\n  \"feeds\": {\n    \"a\": {\"url\": \"https://x.org/{page}\",}\n  }\n}"
         #expect(message(text)?.hasPrefix("/home/u/.config/riffle/feeds.json:3: not valid JSON") == true)
