@@ -71,6 +71,15 @@ struct PaginationTests {
         #expect(loader.store.storedPages() == [1, 2, 3])
     }
 
+    @Test func aCursorPageWithoutMetadataIsFetchedAgainForItsNextURL() async throws {
+        let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
+        _ = try await loader.load(1)
+        try FileManager.default.removeItem(at: loader.store.metadataURL(1))
+        let second = try await loader.load(2)
+        #expect(titles(second) == ["item 3", "item 4"])
+        #expect(targets == ["/cursor", "/cursor", "/cursor?after=c1"])
+    }
+
     @Test func reloadingEveryCursorPageStartsAgainFromPageOne() async throws {
         let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
         _ = try await loader.load(3)

@@ -39,7 +39,7 @@ public struct Feed: Sendable, Hashable {
     public var cacheIdentity: String
 
     /// The number the server gives its first page when the style is `.pageNumber` (0 or 1), else 1.
-    /// Riffle always numbers pages from 1.
+    /// Riffle always numbers pages from 1. Setting it makes the feed page-numbered.
     public var firstPage: Int {
         get { if case .pageNumber(let first) = pagination.style { first } else { 1 } }
         set { pagination.style = .pageNumber(firstPage: newValue) }

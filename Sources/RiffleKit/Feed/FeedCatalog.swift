@@ -12,6 +12,7 @@ public struct FeedCatalog: Sendable, Equatable {
     /// The feeds, in the order the file lists them.
     public var definitions: [FeedDefinition]
 
+    /// A catalog of `definitions`, in order.
     public init(definitions: [FeedDefinition] = []) { self.definitions = definitions }
 
     /// The feed called `name`, if any.

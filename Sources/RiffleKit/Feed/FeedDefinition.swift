@@ -18,12 +18,19 @@ public struct FeedDefinition: Sendable, Equatable {
     public var argument: String?
     /// The URL template, possibly with `{arg}`.
     public var template: String
+    /// How the next page is reached (`Feed.pagination`).
     public var pagination: Pagination
+    /// Where the items are in a page (`Feed.itemPath`).
     public var itemPath: String?
+    /// Which item fields are shown (`Feed.fields`).
     public var fields: FieldMapping
+    /// Header templates, `${NAME}` unexpanded (`Feed.headers`).
     public var headers: [String: String]
+    /// Extra query parameters (`Feed.query`).
     public var query: [String: String]
+    /// The failure envelope, if any (`Feed.envelope`).
     public var envelope: Envelope?
+    /// Seconds a stored page counts as fresh (`Feed.maxAge`).
     public var maxAge: TimeInterval?
 
     /// How the user opens it: `hn`, or `github:OWNER/REPO`.

@@ -12,6 +12,7 @@ public struct FieldMapping: Sendable, Hashable {
     /// When the item was created (ISO 8601 text or Unix seconds).
     public var time: String?
 
+    /// - Parameters: dotted paths into an item; nil (or `[]`) leaves that part to the automatic guesses.
     public init(title: String? = nil, subtitle: [String] = [], link: String? = nil, id: String? = nil, time: String? = nil) {
         self.title = title
         self.subtitle = subtitle
@@ -31,6 +32,9 @@ public struct Envelope: Sendable, Hashable {
     /// A dotted path to the failure's message.
     public var errorPath: String?
 
+    /// - Parameters:
+    ///   - successPath: where the `false` that marks a failure is.
+    ///   - errorPath: where the message is.
     public init(successPath: String, errorPath: String? = nil) {
         self.successPath = successPath
         self.errorPath = errorPath

@@ -107,7 +107,8 @@ public actor PageLoader {
         if feed.pagination.isSequential, number > 1 {
             // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
             if let previous = inFlight[number - 1] { _ = try? await previous.value }
-            if store.read(number - 1)?.metadata == nil { _ = try await load(number - 1) }
+            // Without N-1's metadata its next URL is unknown, even when its body is on disk: fetch it again.
+            if store.read(number - 1)?.metadata == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
         }
         await acquireSlot()
         defer { releaseSlot() }
