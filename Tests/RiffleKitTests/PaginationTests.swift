@@ -44,6 +44,9 @@ struct PaginationTests {
         #expect(fourth.items.isEmpty)
         #expect(fourth.isLastPage)
         #expect(targets == ["/offset?offset=4&limit=2", "/offset?offset=6&limit=2"])
+        let past = try await loader.load(5)  // after a stored empty page: nothing more is requested
+        #expect(past.isLastPage && past.items.isEmpty)
+        #expect(server.requestCount == 2)
     }
 
     @Test func cursorPagesGoForwardThenBackOffline() async throws {

@@ -63,6 +63,8 @@ public actor PageLoader {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             if let page = cachedPage(number) { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
+            // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
+            if number > 1, let previous = cachedPage(number - 1), previous.isLastPage { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
