@@ -12,13 +12,13 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
         // SQLite from Debian, for the response cache's index.
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "RiffleKit", dependencies: ["CSQLite3"]),
+        // Data files (demo feed, presets, themes) with a locator that never traps; see Assets/RiffleAssets.swift.
+        .target(name: "RiffleAssets", path: "Assets", resources: [.copy("demo"), .copy("presets"), .copy("themes")]),
+        .target(name: "RiffleKit", dependencies: ["CSQLite3", "RiffleAssets"]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
         .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"]),
-        // Data files (demo feed, themes) with a locator that never traps; see Assets/RiffleAssets.swift.
-        .target(name: "RiffleAssets", path: "Assets", resources: [.copy("demo"), .copy("themes")]),
         .target(name: "DemoServer", dependencies: ["RiffleAssets"]),
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer", "RiffleAssets"]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),

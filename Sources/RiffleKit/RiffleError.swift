@@ -34,6 +34,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(path: String, reason: String)
     /// Anything else the transport reported.
     case transport(String)
+    /// A feed header names an environment variable that is not set (the value is never included).
+    case missingEnvironment(variable: String, header: String)
 
     public var description: String {
         switch self {
@@ -54,6 +56,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notCached: "not cached"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .transport(let message): message
+        case .missingEnvironment(let variable, let header):
+            "environment variable \(variable) is not set (the feed's \(header) header uses it)"
         }
     }
 }

@@ -1,13 +1,77 @@
+import Foundation
 import RiffleKit
 
-/// Turns what the user typed as FEED (a URL template; later also a preset or a feeds-file name)
-/// into a `Feed`.
+/// Turns what the user typed as FEED into a `Feed`: a URL template (`https://…{page}…`), a preset (`hn`),
+/// a preset with its argument (`github:apple/swift`), or a name from the feeds file. The feeds file wins
+/// over a preset of the same name, so a user can adjust a preset by copying it.
 enum FeedResolver {
+    /// The presets and the user's feeds, and where the latter came from.
+    struct Catalogs {
+        var presets: FeedCatalog
+        var user: FeedCatalog
+        var userFile: String
+
+        /// Reads the shipped presets and the feeds file (absent is fine, broken is an error).
+        static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Arguments.UsageError) -> Catalogs {
+            let location = FeedsFileLocation.resolve(environment: environment)
+            do {
+                let presets = try PresetAssets.catalog(environment: environment)
+                guard let data = FileManager.default.contents(atPath: location.path) else {
+                    return Catalogs(presets: presets, user: FeedCatalog(), userFile: location.path)
+                }
+                return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path), userFile: location.path)
+            } catch {
+                throw .init(error.description)
+            }
+        }
+    }
+
     static func resolve(_ argument: String, firstPage: Int?) throws(Arguments.UsageError) -> Feed {
+        if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
+        let environment = ProcessInfo.processInfo.environment
+        return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment), environment: environment)
+    }
+
+    /// Resolves `argument` against `catalogs`, checking that every environment variable its headers need is set.
+    static func resolve(_ argument: String, firstPage: Int?, catalogs: Catalogs,
+                        environment: [String: String]) throws(Arguments.UsageError) -> Feed {
+        if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
+        let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
+        let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
+        guard let definition = catalogs.user[name] ?? catalogs.presets[name] else {
+            throw .init(unknownMessage(argument, catalogs: catalogs))
+        }
+        var feed: Feed
+        do { feed = try definition.feed(argument: value) } catch { throw .init(error.description) }
+        if let firstPage {
+            guard case .pageNumber = feed.pagination.style else {
+                throw .init("option --first-page applies only to page-numbered feeds; '\(name)' is not one")
+            }
+            feed.firstPage = firstPage
+        }
+        // Checked now so a missing token is reported before the terminal is taken over; the values are dropped.
+        do { _ = try feed.expandedHeaders(environment: environment) } catch {
+            throw .init("feed '\(name)': \(error.description)")
+        }
+        return feed
+    }
+
+    /// A URL rather than a name: names never contain "://".
+    static func isTemplate(_ argument: String) -> Bool { argument.contains("://") }
+
+    private static func template(_ argument: String, firstPage: Int?) throws(Arguments.UsageError) -> Feed {
         do {
             return try Feed(template: argument, firstPage: firstPage ?? 1)
         } catch {
             throw .init(error.description)
         }
+    }
+
+    /// "unknown feed 'x'; presets: hn, lobsters, github:OWNER/REPO…; feeds file: a, b".
+    static func unknownMessage(_ argument: String, catalogs: Catalogs) -> String {
+        var message = "unknown feed '\(argument)'; presets: " + catalogs.presets.definitions.map(\.usage).joined(separator: ", ")
+        message += catalogs.user.definitions.isEmpty ? "; no feeds in \(catalogs.userFile)"
+            : "; feeds file: " + catalogs.user.definitions.map(\.usage).joined(separator: ", ")
+        return message + " (or give a URL with {page})"
     }
 }

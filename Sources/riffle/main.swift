@@ -16,7 +16,9 @@ do {
         print("riffle \(Usage.version)")
     case .browse:
         exit(try BrowseCommand.run(arguments))
-    case .dump, .cache, .feeds:
+    case .feeds:
+        exit(try FeedsCommand.run(arguments))
+    case .dump, .cache:
         fail("'riffle \(arguments.command.rawValue)' is not available yet", status: 2)
     }
 } catch {

@@ -1,10 +1,15 @@
 import Foundation
 
-/// A paged JSON feed: where its pages are and how to name it.
+/// A paged JSON feed: where its pages are, how to reach the next one, where the items are in each page
+/// and how to name it.
 ///
 /// ```swift
 /// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
 /// feed.url(forPage: 2)  // https://lobste.rs/page/2.json
+///
+/// let reddit = try Feed(template: "https://www.reddit.com/r/swift.json", name: "r/swift",
+///                       pagination: Pagination(.cursor(path: "data.after", parameter: "after")),
+///                       headers: ["Authorization": "Bearer ${REDDIT_TOKEN}"])  // expanded per request
 /// ```
 public struct Feed: Sendable, Hashable {
     /// The text that stands for the page number in `template`.
@@ -12,47 +17,98 @@ public struct Feed: Sendable, Hashable {
 
     /// What the user calls the feed; shown in the header.
     public var name: String
-    /// The URL with `{page}` where the page number goes.
+    /// The URL of the pages, with the placeholders its pagination style needs (`{page}`, `{offset}`).
     public var template: String
-    /// The number the server gives its first page (0 or 1). Riffle always numbers pages from 1.
-    public var firstPage: Int
-    /// What identifies the feed's pages on disk; the template unless set (the demo feed's port
+    /// How the next page is reached.
+    public var pagination: Pagination
+    /// A dotted path to the array of items (`hits`, `data.children`); nil finds it automatically.
+    public var itemPath: String?
+    /// Which fields of an item are shown; unmapped parts are found automatically.
+    public var fields: FieldMapping
+    /// Headers sent with every page request. Values may name environment variables (`Bearer ${TOKEN}`);
+    /// they are expanded when a request is made and never stored.
+    public var headers: [String: String]
+    /// Query parameters added to every page URL built from the template.
+    public var query: [String: String]
+    /// How a page reports failure inside a 200 answer, if it does.
+    public var envelope: Envelope?
+    /// How long a stored page counts as fresh, in seconds; nil leaves it to the cache's default.
+    public var maxAge: TimeInterval?
+    /// What identifies the feed's pages on disk; the template (and query) unless set (the demo feed's port
     /// changes every run, its pages should not move).
     public var cacheIdentity: String
 
-    /// Creates a feed after checking the template: it must parse as an http(s) URL with a host and contain `{page}`.
+    /// The number the server gives its first page when the style is `.pageNumber` (0 or 1), else 1.
+    /// Riffle always numbers pages from 1. Setting it makes the feed page-numbered.
+    public var firstPage: Int {
+        get { if case .pageNumber(let first) = pagination.style { first } else { 1 } }
+        set { pagination.style = .pageNumber(firstPage: newValue) }
+    }
+
+    /// Creates a page-numbered feed after checking the template: it must parse as an http(s) URL with a host
+    /// and contain `{page}`.
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, firstPage: Int = 1, cacheIdentity: String? = nil) throws(TemplateError) {
-        guard template.contains(Self.pagePlaceholder) else { throw .missingPlaceholder(template) }
-        guard let url = URL(string: template.replacingOccurrences(of: Self.pagePlaceholder, with: "1")),
-              let scheme = url.scheme?.lowercased() else { throw .unparsable(template) }
+        try self.init(template: template, name: name, pagination: Pagination(.pageNumber(firstPage: firstPage)),
+                      cacheIdentity: cacheIdentity)
+    }
+
+    /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
+    /// with a host and contain the placeholders the style needs.
+    /// - Throws: `Feed.TemplateError` saying what is wrong.
+    public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
+                fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
+                envelope: Envelope? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil) throws(TemplateError) {
+        for placeholder in pagination.requiredPlaceholders where !template.contains(placeholder) {
+            throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
+        }
+        guard let url = URL(string: pagination.substitute(template, page: 1)), let scheme = url.scheme?.lowercased() else {
+            throw .unparsable(template)
+        }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
         guard let host = url.host, !host.isEmpty else { throw .unparsable(template) }
         self.template = template
-        self.firstPage = firstPage
+        self.pagination = pagination
+        self.itemPath = itemPath
+        self.fields = fields
+        self.headers = headers
+        self.query = query
+        self.envelope = envelope
+        self.maxAge = maxAge
         self.name = name ?? host
-        self.cacheIdentity = cacheIdentity ?? template
+        // Query parameters change what the pages hold, so they are part of the identity.
+        self.cacheIdentity = cacheIdentity ?? (query.isEmpty ? template
+            : template + "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&"))
     }
 
     /// A short, stable folder name for this feed's pages: a hash of `cacheIdentity`, never server text.
     public var id: String { StableHash.hex(of: cacheIdentity) }
 
-    /// The URL of Riffle's page `number` (1-based), offset by `firstPage`.
+    /// The URL of Riffle's page `number` (1-based) built from the template and `query`.
+    ///
+    /// For sequential styles (cursor, Link header) only page 1 can be built this way, so this is page 1's
+    /// URL; `PageLoader` takes later pages' URLs from the previous page's stored metadata.
     public func url(forPage number: Int) -> URL {
-        let serverPage = number - 1 + firstPage
+        let page = pagination.isSequential ? 1 : number
         // The template was validated at init, and an integer cannot make it unparsable.
-        return URL(string: template.replacingOccurrences(of: Self.pagePlaceholder, with: String(serverPage)))!
+        let url = URL(string: pagination.substitute(template, page: page))!
+        guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.queryItems = (components.queryItems ?? [])
+            + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return components.url ?? url
     }
 
     /// What is wrong with a feed URL template; each reads as one line.
     public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingPlaceholder(String)
+        case missingOffsetPlaceholder(String)
         case unparsable(String)
         case unsupportedScheme(String)
 
         public var description: String {
             switch self {
             case .missingPlaceholder(let t): "the URL has no {page} placeholder: \(t)"
+            case .missingOffsetPlaceholder(let t): "the URL has no {offset} placeholder: \(t)"
             case .unparsable(let t): "not a valid URL: \(t)"
             case .unsupportedScheme(let s): "unsupported URL scheme '\(s)' (use http or https)"
             }

@@ -24,13 +24,21 @@ public struct Page: Sendable, Equatable {
     public var fetchedAt: Date
     /// The HTTP status of the response that produced these bytes.
     public var status: Int
+    /// Whether no page follows this one: it is empty, says `has_more: false`, or gave no next cursor or link.
+    public var isLastPage: Bool
 
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
+        self.init(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status, isLastPage: false)
+    }
+
+    /// A page that knows whether it is the feed's last.
+    public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int, isLastPage: Bool) {
         self.number = number
         self.items = items
         self.data = data
         self.source = source
         self.fetchedAt = fetchedAt
         self.status = status
+        self.isLastPage = isLastPage
     }
 }

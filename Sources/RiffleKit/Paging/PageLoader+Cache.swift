@@ -4,11 +4,51 @@ import FoundationNetworking
 #endif
 
 extension PageLoader {
-    /// The request for page `number`; its cache key is the page's index row.
-    nonisolated func pageRequest(_ number: Int) -> URLRequest {
-        var request = URLRequest(url: feed.url(forPage: number))
+    /// The request for a page at `url`, with the feed's headers (`${NAME}` expanded from the
+    /// environment now, never stored); its cache key is the page's index row.
+    nonisolated func pageRequest(url: URL) throws(RiffleError) -> URLRequest {
+        var request = URLRequest(url: url)
         for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in try feed.expandedHeaders(environment: configuration.environment) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         return request
+    }
+
+    /// Where page `number` was fetched from (its own metadata), else where it would be fetched from.
+    nonisolated func knownURL(_ number: Int) -> URL? {
+        store.read(number)?.metadata.flatMap { URL(string: $0.url) } ?? pageURL(number)
+    }
+
+    /// The feed's own max age, else the configuration's; the server's headers override both.
+    nonisolated var effectiveMaxAge: TimeInterval? { feed.maxAge ?? configuration.maxAge }
+
+    /// What a body must pass to be stored: JSON, no failure envelope, an item array where the feed says.
+    nonisolated var validator: @Sendable (Data) throws(RiffleError) -> Void {
+        let feed = feed
+        return { body throws(RiffleError) in
+            let document = try PageLoader.document(body)
+            if let failure = feed.envelope?.failure(in: document) { throw failure }
+            _ = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
+        }
+    }
+
+    /// A page from its bytes, parsed once.
+    nonisolated func page(_ number: Int, data: Data, source: Page.Source, metadata: PageStore.Metadata?) throws(RiffleError) -> Page {
+        try page(number, document: Self.document(data), data: data, source: source,
+                 fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200,
+                 next: metadata?.next, known: metadata != nil)
+    }
+
+    nonisolated func page(_ number: Int, document: JSONValue, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
+                          next: String?, known: Bool) throws(RiffleError) -> Page {
+        let items = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
+        return Page(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status,
+                    isLastPage: isLast(items: items, document: document, next: next, known: known))
+    }
+
+    static func document(_ body: Data) throws(RiffleError) -> JSONValue {
+        do { return try JSONParser.parse(body) } catch { throw .invalidJSON(offset: error.offset, reason: error.reason) }
     }
 
     /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry.
@@ -19,15 +59,17 @@ extension PageLoader {
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
     func storedPage(_ number: Int) async -> Page? {
-        let request = pageRequest(number)
-        var value = await cache.cachedValue(for: request, maxAge: configuration.maxAge)
+        guard let url = knownURL(number), let request = try? pageRequest(url: url) else { return nil }
+        var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
         if value == nil, await adoptUnindexedPage(number, request: request) {
-            value = await cache.cachedValue(for: request, maxAge: configuration.maxAge)
+            value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
         }
         guard let value else { return nil }
         do {
-            return Page(number: number, items: try Self.items(in: value.response.body), data: value.response.body,
-                        source: Self.source(value.source), fetchedAt: value.fetchedAt, status: value.response.status)
+            let metadata = store.read(number)?.metadata
+            return try page(number, document: Self.document(value.response.body), data: value.response.body,
+                            source: Self.source(value.source), fetchedAt: value.fetchedAt, status: value.response.status,
+                            next: metadata?.next, known: metadata != nil)
         } catch {
             configuration.log("removed corrupt cache file \(store.bodyURL(number).lastPathComponent): \(error)")
             await cache.removeResponse(for: request)
@@ -45,12 +87,6 @@ extension PageLoader {
                                serverMaxAge: nil, vary: "", feed: feed.id)
         do { try await cache.adopt(entry, at: pageLocation(number)) } catch { return false }
         return true
-    }
-
-    static func items(in body: Data) throws(RiffleError) -> [Item] {
-        let document: JSONValue
-        do { document = try JSONParser.parse(body) } catch { throw .invalidJSON(offset: error.offset, reason: error.reason) }
-        return try ItemExtractor.items(in: document)
     }
 
     static func source(_ source: CachedResponse.Source) -> Page.Source {

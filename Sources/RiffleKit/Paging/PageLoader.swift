@@ -25,9 +25,11 @@ public actor PageLoader {
         public var headers: [String: String] = ["Accept": "application/json"]
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
-        /// Seconds a page stays fresh when the server's `Cache-Control`/`Expires` say nothing; a stale
-        /// page is revalidated (`If-None-Match`) before use.
+        /// Seconds a page stays fresh when neither the server's `Cache-Control`/`Expires` nor the
+        /// feed's `maxAge` say; a stale page is revalidated (`If-None-Match`) before use.
         public var maxAge: TimeInterval? = 300
+        /// Where `${NAME}` in the feed's headers is looked up, at request time.
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
 
         public init() {}
     }
@@ -84,6 +86,8 @@ public actor PageLoader {
             // Answered here, without waiting behind fetches of other pages.
             if let page = await storedPage(number), page.source == .disk || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
+            // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
+            if number > 1, let previous = cachedPage(number - 1), previous.isLastPage { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
@@ -94,19 +98,15 @@ public actor PageLoader {
     /// parse). Callable from any thread: a browser paints its first frame from it without waiting
     /// for the actor.
     public nonisolated func peekCachedPage(_ number: Int) -> Page? {
-        guard let (data, metadata) = store.read(number),
-              let items = try? ItemExtractor.items(in: JSONParser.parse(data)) else { return nil }
-        return Page(number: number, items: items, data: data, source: .disk,
-                    fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200)
+        guard let (data, metadata) = store.read(number) else { return nil }
+        return try? page(number, data: data, source: .disk, metadata: metadata)
     }
 
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
     public func cachedPage(_ number: Int) -> Page? {
         guard let (data, metadata) = store.read(number) else { return nil }
         do {
-            let items = try ItemExtractor.items(in: JSONParser.parse(data))
-            return Page(number: number, items: items, data: data, source: .disk,
-                        fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200)
+            return try page(number, data: data, source: .disk, metadata: metadata)
         } catch {
             configuration.log("removed corrupt cache file \(store.bodyURL(number).lastPathComponent): \(error)")
             store.remove(number)
@@ -134,28 +134,39 @@ public actor PageLoader {
         // Removal happens on the actor after the result exists, so a caller arriving in between still
         // joins this task and gets its result.
         defer { inFlight[number] = nil }
+        if feed.pagination.isSequential, number > 1 {
+            // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
+            if let previous = inFlight[number - 1] { _ = try? await previous.value }
+            // Without N-1's metadata its next URL is unknown, even when its body is on disk: fetch it again.
+            if store.read(number - 1)?.metadata == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
+        }
         await acquireSlot()
         defer { releaseSlot() }
-        return try await performFetch(number, policy: policy)
+        guard let url = pageURL(number) else { return endPage(number) }
+        return try await performFetch(number, url: url, policy: policy)
     }
 
-    private func performFetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
-        let request = pageRequest(number)
+    private func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
+        let request = try pageRequest(url: url)
         let transport = transport
+        let validate = validator
         let value = try await cache.response(
-            for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: configuration.maxAge,
-            location: pageLocation(number), validate: { response throws(RiffleError) in _ = try Self.items(in: response.body) },
+            for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: effectiveMaxAge,
+            location: pageLocation(number), validate: { response throws(RiffleError) in try validate(response.body) },
             fetch: { request throws(RiffleError) in
                 await self.countRequest()
                 return try await transport.send(request)
             })
+        let document = try Self.document(value.response.body)
+        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document)
         if value.source == .network || value.source == .revalidated {
-            let metadata = PageStore.Metadata(url: request.url?.absoluteString ?? "", fetchedAt: value.fetchedAt, status: value.response.status,
-                                              etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"))
+            let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
+                                              etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
+                                              next: next?.absoluteString)
             store.writeMetadata(number, metadata)
         }
-        return Page(number: number, items: try Self.items(in: value.response.body), data: value.response.body,
-                    source: Self.source(value.source), fetchedAt: value.fetchedAt, status: value.response.status)
+        return try page(number, document: document, data: value.response.body, source: Self.source(value.source),
+                        fetchedAt: value.fetchedAt, status: value.response.status, next: next?.absoluteString, known: true)
     }
 
     private func countRequest() { requestCount += 1 }

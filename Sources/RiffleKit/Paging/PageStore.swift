@@ -14,13 +14,17 @@ public struct PageStore: Sendable {
         public var status: Int
         public var etag: String?
         public var lastModified: String?
+        /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
+        /// forward from a stored page works offline. Never holds request headers.
+        public var next: String?
 
-        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil) {
+        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil) {
             self.url = url
             self.fetchedAt = fetchedAt
             self.status = status
             self.etag = etag
             self.lastModified = lastModified
+            self.next = next
         }
     }
 
@@ -89,6 +93,7 @@ public struct PageStore: Sendable {
         guard let value = try? JSONParser.parse(data), let url = value["url"]?.stringValue,
               let fetched = value["fetchedAt"]?.doubleValue, let status = value["status"]?.doubleValue else { return nil }
         return Metadata(url: url, fetchedAt: Date(timeIntervalSince1970: fetched), status: Int(status),
-                        etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue)
+                        etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue,
+                        next: value["next"]?.stringValue)
     }
 }

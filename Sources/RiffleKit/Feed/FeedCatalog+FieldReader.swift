@@ -1,0 +1,129 @@
+import Foundation
+
+/// Reads one feed's fields, throwing the first problem as a `FeedCatalog.Error` naming file, feed and field.
+struct FieldReader {
+    let file: String
+    let feed: String
+
+    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "envelope", "maxAge"]
+
+    func problem(_ field: String, _ text: String) -> FeedCatalog.Error {
+        .field(file: file, feed: feed, field: field, problem: text)
+    }
+
+    func object(_ value: JSONValue, _ field: String, allowed: Set<String>) throws(FeedCatalog.Error) -> JSONObject {
+        guard let object = value.objectValue else { throw problem(field, "expected an object, got \(value.kind)") }
+        if let unknown = object.keys.first(where: { !allowed.contains($0) }) {
+            throw problem(field.isEmpty ? unknown : "\(field).\(unknown)",
+                          "unknown field (expected one of \(allowed.sorted().joined(separator: ", ")))")
+        }
+        return object
+    }
+
+    func string(_ object: JSONObject, _ key: String, in parent: String = "", required: Bool = false) throws(FeedCatalog.Error) -> String? {
+        let field = parent.isEmpty ? key : "\(parent).\(key)"
+        guard let value = object[key] else {
+            if required { throw problem(field, "missing") }
+            return nil
+        }
+        guard let text = value.stringValue else { throw problem(field, "expected a string, got \(value.kind)") }
+        return text
+    }
+
+    /// A string-to-string object; `numbers` also accepts numbers (`"per_page": 30` in a query).
+    func strings(_ object: JSONObject, _ key: String, numbers: Bool = false) throws(FeedCatalog.Error) -> [String: String] {
+        guard let value = object[key] else { return [:] }
+        var result: [String: String] = [:]
+        for (name, entry) in try self.object(value, key, allowed: Set(value.objectValue?.keys ?? [])).members {
+            guard let text = entry.scalarText, entry.stringValue != nil || (numbers && entry.doubleValue != nil) else {
+                throw problem("\(key).\(name)", "expected a string, got \(entry.kind)")
+            }
+            result[name] = text
+        }
+        return result
+    }
+
+    mutating func definition(named name: String, from value: JSONValue) throws(FeedCatalog.Error) -> FeedDefinition {
+        let object = try object(value, "", allowed: Self.feedFields)
+        guard let template = try string(object, "url", required: true) else { throw problem("url", "missing") }
+        let argument = try string(object, "argument")
+        if argument != nil, !template.contains(FeedDefinition.argumentPlaceholder) {
+            throw problem("url", "has no {arg} placeholder for the argument")
+        }
+        if argument == nil, template.contains(FeedDefinition.argumentPlaceholder) {
+            throw problem("argument", "missing: the url has {arg}, so say what the argument is (e.g. \"owner/repo\")")
+        }
+        let headers = try strings(object, "headers")
+        for (header, value) in headers {
+            for (variable, _) in Feed.variables(in: value) where variable.isEmpty || !variable.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) {
+                throw problem("headers.\(header)", "'${\(variable)}' is not an environment variable name")
+            }
+        }
+        let definition = FeedDefinition(
+            name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
+            pagination: try pagination(object["pagination"]), itemPath: try string(object, "items"),
+            fields: try fields(object["fields"]), headers: headers, query: try strings(object, "query", numbers: true),
+            envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]))
+        // Build the feed once with a sample argument so a bad URL is reported now, naming the field.
+        do { _ = try definition.feed(argument: argument == nil ? nil : "sample") } catch {
+            if case .template(_, let templateError) = error { throw problem("url", templateError.description) }
+        }
+        return definition
+    }
+
+    func pagination(_ value: JSONValue?) throws(FeedCatalog.Error) -> Pagination {
+        guard let value else { return Pagination(.pageNumber(firstPage: 1)) }
+        let object = try object(value, "pagination", allowed: ["style", "first", "limit", "path", "param", "hasMore"])
+        let hasMore = try string(object, "hasMore", in: "pagination")
+        func integer(_ key: String, default fallback: Int, minimum: Int) throws(FeedCatalog.Error) -> Int {
+            guard let entry = object[key] else { return fallback }
+            guard let number = entry.doubleValue, number == number.rounded(), number >= Double(minimum), number < 1e9 else {
+                throw problem("pagination.\(key)", "expected a whole number ≥ \(minimum), got \(entry.scalarText ?? entry.kind)")
+            }
+            return Int(number)
+        }
+        switch try string(object, "style", in: "pagination") ?? "page" {
+        case "page": return Pagination(.pageNumber(firstPage: try integer("first", default: 1, minimum: 0)), hasMorePath: hasMore)
+        case "offset": return Pagination(.offset(limit: try integer("limit", default: 25, minimum: 1)), hasMorePath: hasMore)
+        case "cursor":
+            guard let path = try string(object, "path", in: "pagination", required: true),
+                  let parameter = try string(object, "param", in: "pagination", required: true) else { throw problem("pagination", "missing") }
+            return Pagination(.cursor(path: path, parameter: parameter), hasMorePath: hasMore)
+        case "link": return Pagination(.linkHeader, hasMorePath: hasMore)
+        case let other: throw problem("pagination.style", "expected one of page, offset, cursor, link, got '\(other)'")
+        }
+    }
+
+    func fields(_ value: JSONValue?) throws(FeedCatalog.Error) -> FieldMapping {
+        guard let value else { return FieldMapping() }
+        let object = try object(value, "fields", allowed: ["title", "subtitle", "link", "id", "time"])
+        var subtitle: [String] = []
+        if let entry = object["subtitle"] {
+            guard let texts = entry.arrayValue?.compactMap(\.stringValue), texts.count == entry.arrayValue?.count else {
+                throw problem("fields.subtitle", "expected an array of strings, got \(entry.kind)")
+            }
+            subtitle = texts
+        }
+        return FieldMapping(title: try string(object, "title", in: "fields"), subtitle: subtitle,
+                            link: try string(object, "link", in: "fields"), id: try string(object, "id", in: "fields"),
+                            time: try string(object, "time", in: "fields"))
+    }
+
+    func envelope(_ value: JSONValue?) throws(FeedCatalog.Error) -> Envelope? {
+        guard let value else { return nil }
+        let object = try object(value, "envelope", allowed: ["success", "error"])
+        guard let success = try string(object, "success", in: "envelope", required: true) else { return nil }
+        return Envelope(successPath: success, errorPath: try string(object, "error", in: "envelope"))
+    }
+
+    /// Seconds as a number, or text such as "90s", "15m", "2h", "1d".
+    func maxAge(_ value: JSONValue?) throws(FeedCatalog.Error) -> TimeInterval? {
+        guard let value else { return nil }
+        if let seconds = value.doubleValue, seconds >= 0 { return seconds }
+        if let text = value.stringValue, let unit = text.last, let amount = Double(text.dropLast()), amount >= 0 {
+            let scale: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86_400][unit]
+            if let scale { return amount * scale }
+        }
+        throw problem("maxAge", "expected seconds or text like \"15m\", \"2h\", \"1d\", got \(value.scalarText.map { "'\($0)'" } ?? value.kind)")
+    }
+}

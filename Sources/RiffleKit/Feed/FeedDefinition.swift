@@ -1,0 +1,83 @@
+import Foundation
+
+/// A named feed as a feeds file or the presets describe it: a `Feed` waiting for its optional argument.
+///
+/// ```swift
+/// let catalog = try FeedCatalog.parse(data, file: "presets.json")
+/// let swift = try catalog["github"]!.feed(argument: "apple/swift")
+/// ```
+public struct FeedDefinition: Sendable, Equatable {
+    /// The text that stands for the argument in `template` (`github:apple/swift` → `apple/swift`).
+    public static let argumentPlaceholder = "{arg}"
+
+    /// What the user types: `hn`, `github`.
+    public var name: String
+    /// One line saying what the feed is.
+    public var description: String
+    /// What the argument is, when the feed takes one (`owner/repo`); nil when it takes none.
+    public var argument: String?
+    /// The URL template, possibly with `{arg}`.
+    public var template: String
+    /// How the next page is reached (`Feed.pagination`).
+    public var pagination: Pagination
+    /// Where the items are in a page (`Feed.itemPath`).
+    public var itemPath: String?
+    /// Which item fields are shown (`Feed.fields`).
+    public var fields: FieldMapping
+    /// Header templates, `${NAME}` unexpanded (`Feed.headers`).
+    public var headers: [String: String]
+    /// Extra query parameters (`Feed.query`).
+    public var query: [String: String]
+    /// The failure envelope, if any (`Feed.envelope`).
+    public var envelope: Envelope?
+    /// Seconds a stored page counts as fresh (`Feed.maxAge`).
+    public var maxAge: TimeInterval?
+
+    /// How the user opens it: `hn`, or `github:OWNER/REPO`.
+    public var usage: String { argument.map { "\(name):\($0)" } ?? name }
+
+    /// The feed, with `argument` put in place of `{arg}`.
+    /// - Throws: `FeedDefinition.ArgumentError` when an argument is missing, unexpected or has unsafe characters.
+    public func feed(argument value: String?) throws(ArgumentError) -> Feed {
+        var template = self.template
+        var displayName = name
+        switch (argument, value) {
+        case (nil, nil): break
+        case (nil, let value?): throw .unexpected(feed: name, argument: value)
+        case (let expected?, nil), (let expected?, ""?): throw .missing(feed: name, expected: expected)
+        case (_, let value?):
+            // The argument lands in a URL path: letters, digits and a few separators only, so it cannot
+            // reach another host or smuggle a query.
+            guard value.unicodeScalars.allSatisfy({ Self.argumentCharacters.contains($0) }), !value.contains("..") else {
+                throw .invalid(feed: name, argument: value)
+            }
+            template = template.replacingOccurrences(of: Self.argumentPlaceholder, with: value)
+            displayName = "\(name):\(value)"
+        }
+        do {
+            return try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
+                            headers: headers, query: query, envelope: envelope, maxAge: maxAge)
+        } catch {
+            throw .template(feed: name, error)
+        }
+    }
+
+    private static let argumentCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_./"))
+
+    /// What is wrong with a feed's argument; each reads as one line.
+    public enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+        case missing(feed: String, expected: String)
+        case unexpected(feed: String, argument: String)
+        case invalid(feed: String, argument: String)
+        case template(feed: String, Feed.TemplateError)
+
+        public var description: String {
+            switch self {
+            case .missing(let feed, let expected): "'\(feed)' needs an argument: riffle \(feed):\(expected)"
+            case .unexpected(let feed, let argument): "'\(feed)' takes no argument, got '\(argument)'"
+            case .invalid(let feed, let argument): "'\(feed)': the argument '\(argument)' may hold only letters, digits and - _ . /"
+            case .template(let feed, let error): "'\(feed)': \(error)"
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension PageLoader {
+    /// The URL of page `number`, or nil when the feed ended before it (the previous page gave no next link).
+    nonisolated func pageURL(_ number: Int) -> URL? {
+        guard feed.pagination.isSequential, number > 1 else { return feed.url(forPage: number) }
+        return store.read(number - 1)?.metadata?.next.flatMap { URL(string: $0) }
+    }
+
+    /// What a page past the end is: empty and last, made without a request so the end is never requested forever.
+    nonisolated func endPage(_ number: Int) -> Page {
+        Page(number: number, items: [], data: Data("[]".utf8), source: .disk, fetchedAt: .distantPast,
+             status: 200, isLastPage: true)
+    }
+
+    /// Whether a page is the feed's last.
+    /// - Parameter known: whether `next` was recorded (metadata present); without it a sequential feed cannot tell.
+    nonisolated func isLast(items: [Item], document: JSONValue, next: String?, known: Bool) -> Bool {
+        if items.isEmpty || feed.pagination.saysLast(document) { return true }
+        return feed.pagination.isSequential && known && next == nil
+    }
+
+    /// Reloads pages 1 through `count` from the network, one after another, stopping after the last page.
+    ///
+    /// A cursor feed's page N is reached only through page N-1's fresh answer, so a full reload must start
+    /// again from page 1 and go in order; this does that for every style.
+    public func reloadAll(through count: Int) async throws(RiffleError) -> [Page] {
+        var pages: [Page] = []
+        for number in 1...max(1, count) {
+            let page = try await load(number, policy: .reloadIgnoringCache)
+            pages.append(page)
+            if page.isLastPage { break }
+        }
+        return pages
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import RiffleKit
+
+/// `riffle feeds`: the presets and the feeds file's feeds, one a line (name, description, URL).
+enum FeedsCommand {
+    static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
+        guard arguments.positionals.isEmpty else {
+            throw .init("'riffle feeds' takes no arguments, got: \(arguments.positionals.joined(separator: " "))")
+        }
+        print(listing(try FeedResolver.Catalogs.load()), terminator: "")
+        return 0
+    }
+
+    /// The text `riffle feeds` prints.
+    static func listing(_ catalogs: FeedResolver.Catalogs) -> String {
+        var text = "Presets:\n" + table(catalogs.presets)
+        text += "\nFeeds file \(catalogs.userFile):\n"
+        text += catalogs.user.definitions.isEmpty ? "  (none; see README, \"Feeds and presets\")\n" : table(catalogs.user)
+        return text + "\nOpen one with: riffle NAME (or NAME:ARGUMENT)\n"
+    }
+
+    private static func table(_ catalog: FeedCatalog) -> String {
+        let width = catalog.definitions.map(\.usage.count).max() ?? 0
+        return catalog.definitions.map { definition in
+            let padding = String(repeating: " ", count: width - definition.usage.count)
+            return "  \(definition.usage)\(padding)  \(definition.description)\n  \(String(repeating: " ", count: width))  \(definition.template)\n"
+        }.joined()
+    }
+}

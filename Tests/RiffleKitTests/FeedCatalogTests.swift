@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("Feeds files and their bad-input messages")
+struct FeedCatalogTests {
+    func parse(_ text: String) throws(FeedCatalog.Error) -> FeedCatalog {
+        try FeedCatalog.parse(Data(text.utf8), file: "/home/u/.config/riffle/feeds.json")
+    }
+
+    func message(_ text: String) -> String? {
+        do { _ = try parse(text); return nil } catch { return error.description }
+    }
+
+    @Test func theReadmeExampleParsesIntoEveryStyle() throws {
+        let data = try Data(contentsOf: Fixture.url("feeds-example.json"))
+        let catalog = try FeedCatalog.parse(data, file: "feeds.json")
+        #expect(catalog.definitions.map(\.name) == ["my-issues", "algolia-swift", "catalog", "slack-like"])
+        let issues = try #require(catalog["my-issues"])
+        #expect(issues.pagination == Pagination(.linkHeader))
+        #expect(issues.fields.subtitle == ["repository.full_name", "user.login"])
+        #expect(issues.headers["Authorization"] == "Bearer ${GITHUB_TOKEN}")
+        #expect(issues.maxAge == 900)
+        #expect(catalog["algolia-swift"]?.pagination == Pagination(.pageNumber(firstPage: 0)))
+        #expect(catalog["catalog"]?.pagination == Pagination(.offset(limit: 50), hasMorePath: "meta.has_more"))
+        #expect(catalog["catalog"]?.envelope == Envelope(successPath: "ok", errorPath: "error.message"))
+        #expect(catalog["slack-like"]?.pagination.style == .cursor(path: "response_metadata.next_cursor", parameter: "cursor"))
+        let feed = try issues.feed(argument: nil)
+        #expect(feed.url(forPage: 1).absoluteString == "https://api.github.com/issues?filter=assigned&per_page=50&state=open")
+    }
+
+    @Test func theReadmeShowsExactlyThisExample() throws {
+        // Tests/RiffleKitTests/FeedCatalogTests.swift: three levels below the package root.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let example = try String(contentsOf: Fixture.url("feeds-example.json"), encoding: .utf8)
+        #expect(readme.contains("```json\n" + example))
+    }
+
+    @Test func aSyntaxErrorNamesTheFileAndLine() {
+        let text = "{\n  \"feeds\": {\n    \"a\": {\"url\": \"https://x.org/{page}\",}\n  }\n}"
+        #expect(message(text)?.hasPrefix("/home/u/.config/riffle/feeds.json:3: not valid JSON") == true)
+    }
+
+    @Test(arguments: [
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "pagination": {"style": "pages"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.style': expected one of page, offset, cursor, link, got 'pages'"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "itmes": "hits"}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, description, envelope, fields, headers, items, maxAge, pagination, query, url)"),
+        (#"{"feeds": {"gh": {"description": "no url"}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': missing"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/list"}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': the URL has no {page} placeholder: https://x.org/list"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "fields": {"subtitle": "author"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'fields.subtitle': expected an array of strings, got a string"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "maxAge": "soon"}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'maxAge': expected seconds or text like \"15m\", \"2h\", \"1d\", got 'soon'"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/", "pagination": {"style": "cursor", "path": "next"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.param': missing"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"Authorization": 42}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.Authorization': expected a string, got a number"),
+        (#"{"feeds": ["gh"]}"#,
+         "/home/u/.config/riffle/feeds.json: field 'feeds': expected an object of feeds by name, got an array"),
+    ])
+    func aWrongFieldNamesTheFileFeedAndField(text: String, expected: String) {
+        #expect(message(text) == expected)
+    }
+
+    @Test func aResponseWithoutAnItemArraySaysWhichKeysItSaw() throws {
+        let document = try JSONParser.parse(Data(#"{"status": "ok", "total": 3, "next": null}"#.utf8))
+        #expect(throws: RiffleError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: nil) }
+        let error = RiffleError.noItems(keys: ["status", "total", "next"])
+        #expect(error.description == "no list of items in the response (top-level keys: status, total, next)")
+        #expect(throws: RiffleError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: "data") }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+/// The saved responses under Fixtures/.
+enum Fixture {
+    static func url(_ file: String) throws -> URL {
+        let name = (file as NSString).deletingPathExtension
+        return try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+    }
+
+    static func document(_ file: String) throws -> JSONValue {
+        try JSONParser.parse(Data(contentsOf: url(file)))
+    }
+}
+
+@Suite("The shipped presets against saved responses of each API")
+struct FeedPresetTests {
+    let presets: FeedCatalog
+
+    init() throws { presets = try PresetAssets.catalog(environment: [:]) }
+
+    @Test func everyIssuePresetIsShipped() {
+        #expect(presets.definitions.map(\.usage) == ["hn", "lobsters", "github:OWNER/REPO", "reddit:SUBREDDIT", "devto", "jsonplaceholder"])
+        #expect(presets.definitions.allSatisfy { !$0.description.isEmpty })
+    }
+
+    @Test(arguments: [
+        ("hn", nil, "hn-algolia.json", "Show HN: A terminal browser for JSON feeds", "41000001"),
+        ("lobsters", nil, "lobsters.json", "Writing a terminal UI without a framework", "abc123"),
+        ("github", "apple/swift", "github-issues.json", "Crash in type checker with nested generics", "80001"),
+        ("reddit", "swift", "reddit-listing.json", "Best way to parse JSON on Linux?", "t3_1h2aaaa"),
+        ("devto", nil, "devto.json", "Building CLIs in Swift", "2100001"),
+        ("jsonplaceholder", nil, "jsonplaceholder-posts.json", "sunt aut facere repellat provident occaecati", "1"),
+    ] as [(String, String?, String, String, String)])
+    func eachPresetReadsItsAPIsShape(name: String, argument: String?, fixture: String, title: String, id: String) throws {
+        let feed = try #require(presets[name]).feed(argument: argument)
+        let items = try ItemExtractor.items(in: Fixture.document(fixture), itemPath: feed.itemPath, fields: feed.fields)
+        #expect(items.first?.title == title)
+        #expect(items.first?.id == id)
+        #expect(items.allSatisfy { $0.createdAt != nil } || name == "jsonplaceholder")  // its posts have no time
+    }
+
+    @Test func presetURLsAndPaginationMatchTheRealAPIs() throws {
+        let hn = try #require(presets["hn"]).feed(argument: nil)
+        #expect(hn.url(forPage: 1).absoluteString == "https://hn.algolia.com/api/v1/search_by_date?tags=story&page=0")
+        let lobsters = try #require(presets["lobsters"]).feed(argument: nil)
+        #expect(lobsters.url(forPage: 2).absoluteString == "https://lobste.rs/page/2.json")
+        let github = try #require(presets["github"]).feed(argument: "apple/swift")
+        #expect(github.url(forPage: 1).absoluteString == "https://api.github.com/repos/apple/swift/issues?per_page=30&state=open")
+        #expect(github.name == "github:apple/swift")
+        let placeholder = try #require(presets["jsonplaceholder"]).feed(argument: nil)
+        #expect(placeholder.url(forPage: 3).absoluteString == "https://jsonplaceholder.typicode.com/posts?_page=3&_limit=20")
+    }
+
+    @Test func redditsAfterCursorBecomesTheNextPageAndNullEndsIt() throws {
+        let reddit = try #require(presets["reddit"]).feed(argument: "swift")
+        let first = reddit.url(forPage: 1)
+        #expect(first.absoluteString == "https://www.reddit.com/r/swift/hot.json?limit=25&raw_json=1")
+        let next = reddit.pagination.nextURL(after: first, headers: [:], document: try Fixture.document("reddit-listing.json"))
+        #expect(next?.absoluteString == "https://www.reddit.com/r/swift/hot.json?limit=25&raw_json=1&after=t3_1h2abcd")
+        let last = try JSONParser.parse(Data(#"{"kind":"Listing","data":{"after":null,"children":[]}}"#.utf8))
+        #expect(reddit.pagination.nextURL(after: first, headers: [:], document: last) == nil)
+        #expect(try ItemExtractor.items(in: last, itemPath: reddit.itemPath).isEmpty)
+    }
+
+    @Test func githubsLinkHeaderGivesTheNextPage() throws {
+        let header = #"<https://api.github.com/repositories/44838949/issues?state=open&per_page=30&page=2>; rel="next", <https://api.github.com/repositories/44838949/issues?state=open&per_page=30&page=40>; rel="last""#
+        #expect(Pagination.nextLink(in: header) == "https://api.github.com/repositories/44838949/issues?state=open&per_page=30&page=2")
+        #expect(Pagination.nextLink(in: #"<https://x.org/?page=1>; rel="prev", <https://x.org/?page=1>; rel="first""#) == nil)
+    }
+
+    @Test func theGitHubTokenIsSentOnlyWhenSet() throws {
+        let github = try #require(presets["github"]).feed(argument: "apple/swift")
+        #expect(try github.expandedHeaders(environment: [:])["Authorization"] == nil)
+        #expect(try github.expandedHeaders(environment: ["GITHUB_TOKEN": "t"])["Authorization"] == "Bearer t")
+    }
+}

@@ -1,0 +1,47 @@
+import DemoServer
+import Foundation
+
+/// A 127.0.0.1 server speaking every pagination style over five items, two per page:
+/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K]`, `/more?page=K`.
+enum PaginationServer {
+    static let itemCount = 5
+    static let perPage = 2
+
+    static func start() throws -> HTTPServer {
+        try HTTPServer { request in respond(to: request) }
+    }
+
+    /// Items `start..<start+count`, clipped to the five that exist.
+    static func items(from start: Int, count: Int = perPage) -> String {
+        let range = min(start, itemCount)..<min(itemCount, start + count)
+        return "[" + range.map { #"{"id": \#($0 + 1), "title": "item \#($0 + 1)", "user": {"login": "u\#($0 + 1)"}}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    static func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+        switch request.path {
+        case "/page":  // zero-based pages
+            let page = Int(request.query("page") ?? "") ?? 0
+            return .json(#"{"hits": \#(items(from: page * perPage))}"#)
+        case "/offset":
+            let offset = Int(request.query("offset") ?? "") ?? 0
+            let limit = Int(request.query("limit") ?? "") ?? perPage
+            return .json(#"{"data": \#(items(from: offset, count: limit))}"#)
+        case "/cursor":  // cursors c1, c2, ... name the next page's index; null at the end
+            let index = Int(request.query("after")?.dropFirst() ?? "") ?? 0
+            let next = (index + 1) * perPage < itemCount ? #""c\#(index + 1)""# : "null"
+            return .json(#"{"data": {"after": \#(next), "children": \#(items(from: index * perPage))}}"#)
+        case "/link":
+            let page = Int(request.query("p") ?? "") ?? 1
+            let headers = page * perPage < itemCount ? [(name: "Link", value: #"</link?p=\#(page + 1)>; rel="next", </link?p=3>; rel="last""#)] : []
+            return .json(items(from: (page - 1) * perPage), headers: headers)
+        case "/more":
+            let page = Int(request.query("page") ?? "") ?? 1
+            return .json(#"{"has_more": \#(page * perPage < itemCount), "items": \#(items(from: (page - 1) * perPage))}"#)
+        case "/envelope":
+            return .json(#"{"ok": false, "error": "invalid_auth", "items": []}"#)
+        default:
+            return .text("not found", status: 404)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import DemoServer
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("Every pagination style against a server on 127.0.0.1")
+struct PaginationTests {
+    let server: HTTPServer
+    let cache: URL
+
+    init() throws {
+        server = try PaginationServer.start()
+        cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pagination-\(UUID().uuidString)")
+    }
+
+    func loader(_ path: String, _ pagination: Pagination, environment: [String: String] = [:],
+                itemPath: String? = nil, headers: [String: String] = [:], envelope: Envelope? = nil) throws -> PageLoader {
+        var configuration = PageLoader.Configuration()
+        configuration.environment = environment
+        let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination, itemPath: itemPath,
+                            headers: headers, envelope: envelope)
+        return PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+    }
+
+    func titles(_ page: Page) -> [String] { page.items.map(\.title) }
+    var targets: [String] { server.requests.map(\.target) }
+
+    @Test func pageNumbersStartAtTheChosenFirstPage() async throws {
+        let loader = try loader("/page?page={page}", Pagination(.pageNumber(firstPage: 0)))
+        let first = try await loader.load(1)
+        let second = try await loader.load(2)
+        #expect(titles(first) == ["item 1", "item 2"])
+        #expect(titles(second) == ["item 3", "item 4"])
+        #expect(targets == ["/page?page=0", "/page?page=1"])
+        #expect(FileManager.default.fileExists(atPath: loader.store.bodyURL(2).path))
+    }
+
+    @Test func offsetAndLimitCountItemsAndAnEmptyPageEndsTheFeed() async throws {
+        let loader = try loader("/offset?offset={offset}&limit={limit}", Pagination(.offset(limit: 2)), itemPath: "data")
+        let third = try await loader.load(3)
+        #expect(titles(third) == ["item 5"])
+        #expect(!third.isLastPage)
+        let fourth = try await loader.load(4)
+        #expect(fourth.items.isEmpty)
+        #expect(fourth.isLastPage)
+        #expect(targets == ["/offset?offset=4&limit=2", "/offset?offset=6&limit=2"])
+        let past = try await loader.load(5)  // after a stored empty page: nothing more is requested
+        #expect(past.isLastPage && past.items.isEmpty)
+        #expect(server.requestCount == 2)
+    }
+
+    @Test func cursorPagesGoForwardThenBackOffline() async throws {
+        let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(titles) == [["item 1", "item 2"], ["item 3", "item 4"], ["item 5"]])
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(loader.store.read(1)?.metadata?.next == server.baseURL.absoluteString + "/cursor?after=c1")
+        server.stop()
+
+        let backTwo = try await loader.load(2, policy: .returnCacheDontLoad)
+        let backOne = try await loader.load(1, policy: .returnCacheDontLoad)
+        #expect(titles(backTwo) == ["item 3", "item 4"] && backTwo.source == .disk && !backTwo.isLastPage)
+        #expect(titles(backOne) == ["item 1", "item 2"])
+        let past = try await loader.load(4)  // no request: page 3 had no cursor
+        #expect(past.isLastPage && past.items.isEmpty)
+        #expect(server.requestCount == 3)
+    }
+
+    @Test func aLaterCursorPageLoadsTheEarlierOnesFirstInOrder() async throws {
+        let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
+        let third = try await loader.load(3)
+        #expect(titles(third) == ["item 5"])
+        #expect(targets == ["/cursor", "/cursor?after=c1", "/cursor?after=c2"])
+        #expect(loader.store.storedPages() == [1, 2, 3])
+    }
+
+    @Test func aCursorPageWithoutMetadataIsFetchedAgainForItsNextURL() async throws {
+        let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
+        _ = try await loader.load(1)
+        try FileManager.default.removeItem(at: loader.store.metadataURL(1))
+        let second = try await loader.load(2)
+        #expect(titles(second) == ["item 3", "item 4"])
+        #expect(targets == ["/cursor", "/cursor", "/cursor?after=c1"])
+    }
+
+    @Test func reloadingEveryCursorPageStartsAgainFromPageOne() async throws {
+        let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
+        _ = try await loader.load(3)
+        server.resetLog()
+        let pages = try await loader.reloadAll(through: 5)
+        #expect(pages.map(\.number) == [1, 2, 3])
+        #expect(pages.allSatisfy { $0.source == .network })
+        #expect(targets == ["/cursor", "/cursor?after=c1", "/cursor?after=c2"])
+    }
+
+    @Test func linkHeaderNextIsFollowedAndItsAbsenceEndsTheFeed() async throws {
+        let loader = try loader("/link", Pagination(.linkHeader))
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(titles) == [["item 1", "item 2"], ["item 3", "item 4"], ["item 5"]])
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(targets == ["/link", "/link?p=2", "/link?p=3"])
+        let cachedSecond = try await loader.load(2)
+        #expect(cachedSecond.source == .disk && !cachedSecond.isLastPage)
+    }
+
+    @Test func hasMoreFalseEndsThePageNumberedFeed() async throws {
+        let loader = try loader("/more?page={page}", Pagination(.pageNumber(firstPage: 1), hasMorePath: "has_more"))
+        #expect(try await loader.load(2).isLastPage == false)
+        #expect(try await loader.load(3).isLastPage == true)
+        #expect(try await loader.load(3).isLastPage == true)  // from disk too
+    }
+
+    @Test func anEnvelopeFailureIsAnErrorAndNothingIsStored() async throws {
+        let loader = try loader("/envelope?page={page}", Pagination(.pageNumber(firstPage: 1)),
+                                envelope: Envelope(successPath: "ok", errorPath: "error"))
+        await #expect(throws: RiffleError.envelope(message: "invalid_auth")) { try await loader.load(1) }
+        #expect(loader.store.storedPages().isEmpty)
+    }
+}

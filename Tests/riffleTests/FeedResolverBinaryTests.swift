@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@Suite("riffle feeds and feed names, through the real binary")
+struct FeedResolverBinaryTests {
+    /// A config home holding `riffle/feeds.json` with `text`.
+    func configHome(_ text: String) throws -> String {
+        let home = try RiffleBinary.temporaryDirectory()
+        let folder = home.appending(path: "riffle")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: folder.appending(path: "feeds.json"))
+        return home.path
+    }
+
+    static let feeds = #"{"feeds": {"work": {"description": "work tracker", "url": "https://t.example.com/api?page={page}", "headers": {"Authorization": "Bearer ${RIFFLE_WORK_TOKEN}"}}}}"#
+
+    @Test func feedsListsPresetsAndTheFeedsFile() throws {
+        let home = try configHome(Self.feeds)
+        let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(result.status == 0, "\(result.stderr)")
+        for name in ["hn", "lobsters", "github:OWNER/REPO", "reddit:SUBREDDIT", "devto", "jsonplaceholder", "work"] {
+            #expect(result.stdout.contains("  \(name) "), "\(name) missing from: \(result.stdout)")
+        }
+        #expect(result.stdout.contains("https://t.example.com/api?page={page}"))
+    }
+
+    @Test func aBrokenFeedsFileIsOneLineWithFileAndLine() throws {
+        let home = try configHome("{\n  \"feeds\": {\n    \"work\": {\"url\": }\n  }\n}\n")
+        let result = try RiffleBinary.run(["hn"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("riffle: \(home)/riffle/feeds.json:3: not valid JSON"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func anUnknownNameListsTheKnownOnes() throws {
+        let home = try configHome(Self.feeds)
+        let result = try RiffleBinary.run(["hackernews"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("riffle: unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO"))
+        #expect(result.stderr.contains("feeds file: work"))
+    }
+
+    @Test func aMissingTokenIsNamedBeforeTheTerminalIsNeeded() throws {
+        let home = try configHome(Self.feeds)
+        let result = try RiffleBinary.run(["work"], environment: ["XDG_CONFIG_HOME": home, "RIFFLE_WORK_TOKEN": ""])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: feed 'work': environment variable RIFFLE_WORK_TOKEN is not set (the feed's Authorization header uses it)\n")
+    }
+}
