@@ -21,6 +21,7 @@ struct BrowserLoop {
     /// Runs until the user quits or a signal arrives; returns the exit status.
     func run() -> Int32 {
         let mailbox = Mailbox()
+        var reloads: Task<Void, Never>?
         var state = AppState(feedTitle: title, size: screen.size, now: Date())
         var effects = App.update(&state, .start)
         while true {
@@ -29,7 +30,7 @@ struct BrowserLoop {
                 effects = []
                 for effect in now {
                     if let answered = answerFromDisk(effect) { effects += App.update(&state, answered) }
-                    perform(effect, mailbox: mailbox, state: &state)
+                    perform(effect, mailbox: mailbox, state: &state, reloads: &reloads)
                 }
             }
             if state.shouldQuit { return 0 }
@@ -56,16 +57,21 @@ struct BrowserLoop {
         return .pageLoaded(cached)
     }
 
-    private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState) {
+    /// Runs an effect; reloads run one after another in the order asked (`R` reloads pages 1...N,
+    /// and a cursor feed's page N needs page N-1's fresh answer first).
+    private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState, reloads: inout Task<Void, Never>?) {
         switch effect {
         case .load(let page, let policy):
-            Task { [loader] in
+            let previous = policy == .reloadIgnoringCache ? reloads : nil
+            let task = Task { [loader] in
+                await previous?.value
                 do throws(RiffleError) {
                     mailbox.post(.pageLoaded(try await loader.load(page, policy: policy)))
                 } catch {
                     mailbox.post(.pageFailed(page: page, error: error))
                 }
             }
+            if policy == .reloadIgnoringCache { reloads = task }
         case .open(let url):
             if let failure = LinkOpener.open(url) { mailbox.post(.notice(failure.description)) }
         case .quit:

@@ -39,4 +39,20 @@ struct CacheSourceTests {
         state.send(.pageLoaded(Fixture.page(1, items: [], source: .disk)))
         #expect(state == before)
     }
+
+    @Test func aPageTheLoaderMarksLastEndsTheFeed() {
+        // Given page 1 on screen
+        var state = Fixture.state()
+        // When n brings page 2, which the loader says is the last (a cursor feed with no next cursor)
+        state.press("n")
+        let last = Page(number: 2, items: Fixture.items(10, page: 2), data: Data(), source: .network,
+                        fetchedAt: Fixture.now, status: 200, isLastPage: true)
+        state.send(.pageLoaded(last))
+        // Then it is shown, the list ends with "end of feed", and n asks for nothing more
+        #expect(state.items.count == 20)
+        #expect(state.endOfFeed)
+        #expect(state.press("G").isEmpty)
+        #expect(state.press("n").isEmpty)
+        #expect(App.view(state).description.contains("end of feed"))
+    }
 }

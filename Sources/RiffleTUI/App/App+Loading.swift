@@ -77,8 +77,10 @@ extension App {
             return []
         }
         state.pages.append(LoadedPage(page))
+        // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
+        if page.isLastPage { state.endOfFeed = true }
         if let jump = state.pendingJump {
-            if jump > page.number { return appendNextPage(&state, explicit: true) }
+            if jump > page.number, !state.endOfFeed { return appendNextPage(&state, explicit: true) }
             state.pendingJump = nil
             if let row = state.firstRow(ofPage: page.number) { select(&state, row) }
         }
