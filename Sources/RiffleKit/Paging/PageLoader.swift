@@ -71,7 +71,7 @@ public actor PageLoader {
     public func cachedPage(_ number: Int) -> Page? {
         guard let (data, metadata) = store.read(number) else { return nil }
         do {
-            let items = try ItemExtractor.items(in: JSONParser.parse(data))
+            let items = try ItemExtractor.items(in: data)
             return Page(number: number, items: items, data: data, source: .disk,
                         fetchedAt: metadata?.fetchedAt ?? .distantPast, status: metadata?.status ?? 200)
         } catch {
@@ -114,11 +114,7 @@ public actor PageLoader {
         guard (200...299).contains(response.status) else {
             throw .httpStatus(code: response.status, excerpt: Self.excerpt(response.body))
         }
-        let document: JSONValue
-        do { document = try JSONParser.parse(response.body) } catch {
-            throw .invalidJSON(offset: error.offset, reason: error.reason)
-        }
-        let items = try ItemExtractor.items(in: document)
+        let items = try ItemExtractor.items(in: response.body)
         let fetchedAt = clock()
         let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: fetchedAt, status: response.status,
                                           etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
