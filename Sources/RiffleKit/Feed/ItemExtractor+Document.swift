@@ -19,7 +19,8 @@ extension ItemExtractor {
                 if reader.kind(0) == .object { reader.forEachMember(of: 0) { k, _ in keys.append(reader.string(k)) } }
                 throw .noItems(keys: keys)
             }
-            return array.map { item(at: $0, reader, document) }
+            var members = MemberTable()
+            return array.map { item(at: $0, reader, document, members: &members) }
         }
     }
 
@@ -75,11 +76,42 @@ extension ItemExtractor {
         return wrapped ? elements.compactMap { r.member(of: $0, Keys.data) } : elements.filter { r.kind($0) == .object }
     }
 
+    /// The key indices of one item, listed once so the dozen lookups per item neither walk the
+    /// tape again nor go through closures; reused from item to item.
+    struct MemberTable {
+        var keys: [Int] = []
+
+        mutating func fill(_ object: Int, _ r: TapeReader) {
+            keys.removeAll(keepingCapacity: true)
+            r.forEachMember(of: object) { k, _ in keys.append(k) }
+        }
+
+        /// The value of `key`, the last one when duplicated (as `JSONObject` finds it).
+        func value(_ key: TapeKey, _ r: TapeReader) -> Int? {
+            var n = keys.count
+            while n > 0 {
+                n &-= 1
+                if r.keyMatches(keys[n], key) { return keys[n] &+ 1 }
+            }
+            return nil
+        }
+    }
+
     /// `item(from:)` on the tape.
-    private static func item(at i: Int, _ r: TapeReader, _ document: JSONDocument) -> Item {
+    private static func item(at i: Int, _ r: TapeReader, _ document: JSONDocument, members: inout MemberTable) -> Item {
+        members.fill(i, r)
+        let table = members
+        func lookup(_ path: [TapeKey]) -> Int? {
+            guard let first = path.first, var v = table.value(first, r) else { return path.isEmpty ? i : nil }
+            for key in path.dropFirst() {
+                guard let next = r.member(of: v, key) else { return nil }
+                v = next
+            }
+            return v
+        }
         func firstText(_ paths: [[TapeKey]]) -> String? {
             for path in paths {
-                if let v = r.value(i, at: path), let text = r.scalarText(v) { return text }
+                if let v = lookup(path), let text = r.scalarText(v) { return text }
             }
             return nil
         }
@@ -98,14 +130,14 @@ extension ItemExtractor {
         details.reserveCapacity(3)
         if let author = firstText(Keys.author), !author.isEmpty { details.append(author) }
         for (path, unit) in Keys.score {
-            if let n = numericText(r.value(i, at: path)) { details.append(n + unit); break }
+            if let n = numericText(lookup(path)) { details.append(n + unit); break }
         }
         for path in Keys.comments {
-            if let n = numericText(r.value(i, at: path)) { details.append(n + " comments"); break }
+            if let n = numericText(lookup(path)) { details.append(n + " comments"); break }
         }
         var createdAt: Date?
         for path in Keys.time {
-            if let v = r.value(i, at: path), let scalar = r.scalar(v), let date = Timestamp.date(from: scalar) {
+            if let v = lookup(path), let scalar = r.scalar(v), let date = Timestamp.date(from: scalar) {
                 createdAt = date
                 break
             }

@@ -111,34 +111,98 @@ extension JSONScanner {
     }
 
     /// `parseString` without building the string: the same checks, recorded as a position.
+    ///
+    /// The hot loop of a cached page (long bodies full of escapes and CJK). It keeps its position
+    /// in a local and settles the common cases (simple escapes, 2- and 3-byte UTF-8) inline; the
+    /// rest, and every error, goes through the parser's own helpers.
     private mutating func scanString(into tape: inout [TapeEntry]) throws(JSONParser.Error) {
         let quote = index
+        let base = self.base, count = self.count
         var flags: UInt8 = 0
-        index &+= 1
+        var i = index &+ 1
         while true {
-            while index &+ 8 <= count, !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index &+= 8
+            while i &+ 8 <= count {
+                let mask = Self.attentionMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if mask != 0 { i &+= mask.trailingZeroBitCount &>> 3; break }
+                i &+= 8
             }
-            guard index < count else { throw error("unterminated string") }
-            let b = base[index]
+            guard i < count else { index = i; throw error("unterminated string") }
+            let b = base[i]
             if b == UInt8(ascii: "\"") {
-                tape.append(TapeEntry(start: UInt32(truncatingIfNeeded: quote), end: UInt32(truncatingIfNeeded: index),
+                tape.append(TapeEntry(start: UInt32(truncatingIfNeeded: quote), end: UInt32(truncatingIfNeeded: i),
                                       kind: .string, flags: flags))
-                index &+= 1
+                index = i &+ 1
                 return
             } else if b == UInt8(ascii: "\\") {
                 flags |= TapeEntry.escaped
-                // Only the checks matter here; keep the scratch bytes from piling up.
-                scratch.removeAll()
-                try parseEscape()
+                if i &+ 1 < count, Self.isSimpleEscape(base[i &+ 1]) { i &+= 2; continue }
+                index = i
+                try skipEscape()
+                i = index
             } else if b < 0x20 {
+                index = i
                 throw error(b == 0 ? "NUL byte in string (use \\u0000)" : "control character in string (escape it)")
             } else if b >= 0x80 {
                 flags |= TapeEntry.nonASCII
+                // 2-byte sequences and 3-byte ones whose lead rules out overlongs and surrogates.
+                if b >= 0xC2, b <= 0xDF, i &+ 2 <= count, base[i &+ 1] & 0xC0 == 0x80 { i &+= 2; continue }
+                if b >= 0xE1, b <= 0xEF, b != 0xED, i &+ 3 <= count,
+                   base[i &+ 1] & 0xC0 == 0x80, base[i &+ 2] & 0xC0 == 0x80 { i &+= 3; continue }
+                index = i
                 try skipUTF8Sequence(lead: b)
+                i = index
             } else {
-                index &+= 1
+                i &+= 1
             }
+        }
+    }
+
+    /// `"` `\\` `/` `b` `f` `n` `r` `t`: a bitmap test rather than a jump table, which mispredicted.
+    @inline(__always) private static func isSimpleEscape(_ c: UInt8) -> Bool {
+        let low: UInt64 = 1 << 0x22 | 1 << 0x2F
+        let high: UInt64 = 1 << (0x5C - 64) | 1 << (0x62 - 64) | 1 << (0x66 - 64) | 1 << (0x6E - 64)
+            | 1 << (0x72 - 64) | 1 << (0x74 - 64)
+        let word = c < 64 ? low : c < 128 ? high : 0
+        return (word >> UInt64(c & 63)) & 1 != 0
+    }
+
+    /// Moves past the escape at `index` (a backslash). The common ones are checked here in a few
+    /// instructions; anything else (surrogates, errors) goes through `parseEscape`, so the checks
+    /// and messages stay the parser's.
+    @inline(__always) private mutating func skipEscape() throws(JSONParser.Error) {
+        if index &+ 1 < count {
+            switch base[index &+ 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index &+= 2
+                return
+            case UInt8(ascii: "u") where index &+ 6 <= count:
+                var scalar: UInt32 = 0
+                var valid = true
+                for i in 2..<6 {
+                    let digit = Self.hexValue(base[index &+ i])
+                    valid = valid && digit < 16
+                    scalar = scalar << 4 | digit
+                }
+                if valid && !(0xD800...0xDFFF).contains(scalar) {
+                    index &+= 6
+                    return
+                }
+            default: break
+            }
+        }
+        // Only the checks matter here; keep the scratch bytes from piling up.
+        scratch.removeAll()
+        try parseEscape()
+    }
+
+    /// 0-15 for a hex digit, 16 or more for anything else.
+    @inline(__always) private static func hexValue(_ b: UInt8) -> UInt32 {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(b &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(b &- UInt8(ascii: "a") &+ 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(b &- UInt8(ascii: "A") &+ 10)
+        default: 16
         }
     }
 

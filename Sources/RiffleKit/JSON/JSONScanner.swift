@@ -191,7 +191,12 @@ struct JSONScanner {
 
     /// Whether any of eight bytes is a quote, a backslash, a control character or non-ASCII.
     /// False positives are harmless (the byte loop looks again); there are no false negatives.
-    @inline(__always) static func needsAttention(_ w: UInt64) -> Bool {
+    @inline(__always) static func needsAttention(_ w: UInt64) -> Bool { attentionMask(w) != 0 }
+
+    /// The high bit of each of eight bytes (little-endian) that may need attention. Bits above a
+    /// true one can be false positives (borrows), but the lowest set bit is always a true one, so
+    /// `trailingZeroBitCount / 8` is the offset of the first byte to look at.
+    @inline(__always) static func attentionMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22)
@@ -199,7 +204,7 @@ struct JSONScanner {
         let zeroInQuote = (quote &- ones) & ~quote
         let zeroInBackslash = (backslash &- ones) & ~backslash
         let control = w &- (ones &* 0x20)  // a byte below 0x20 borrows and sets its high bit
-        return (zeroInQuote | zeroInBackslash | control | w) & high != 0
+        return (zeroInQuote | zeroInBackslash | control | w) & high
     }
 
     /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF).

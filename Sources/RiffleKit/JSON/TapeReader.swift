@@ -2,16 +2,25 @@ import Foundation
 
 /// A key to look up in a tape, prepared once: its bytes for a plain comparison, its text for the
 /// rare key that needs `String`'s Unicode-aware equality.
-struct TapeKey: Sendable {
-    let text: String
-    let bytes: [UInt8]
+///
+/// Plain values with no references, so the dozen lookups per item cost no retain/release (that
+/// traffic was a sixth of the extraction time with `String` and `[UInt8]` members).
+struct TapeKey: @unchecked Sendable {  // points at memory that is written once and never freed or changed
+    let bytes: UnsafePointer<UInt8>
+    let length: Int
     let isASCII: Bool
 
+    /// Copies `text` into memory that lives as long as the process: only for the fixed key tables.
     init(_ text: String) {
-        self.text = text
-        bytes = Array(text.utf8)
-        isASCII = bytes.allSatisfy { $0 < 0x80 }
+        let utf8 = Array(text.utf8)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, utf8.count))
+        storage.initialize(from: utf8, count: utf8.count)
+        bytes = UnsafePointer(storage)
+        length = utf8.count
+        isASCII = utf8.allSatisfy { $0 < 0x80 }
     }
+
+    var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self) }
 }
 
 /// Reads a document's tape through raw pointers, valid only inside `JSONDocument.withReader`.
@@ -73,14 +82,11 @@ struct TapeReader {
         return current
     }
 
-    @inline(__always) private func keyMatches(_ k: Int, _ key: TapeKey) -> Bool {
+    @inline(__always) func keyMatches(_ k: Int, _ key: TapeKey) -> Bool {
         let entry = tape[k]
         guard entry.flags == 0, key.isASCII else { return string(k) == key.text }
         let length = Int(entry.end) &- Int(entry.start) &- 1
-        guard length == key.bytes.count else { return false }
-        return key.bytes.withUnsafeBufferPointer { bytes in
-            length == 0 || memcmp(base + Int(entry.start) + 1, bytes.baseAddress!, length) == 0
-        }
+        return length == key.length && (length == 0 || memcmp(base + Int(entry.start) + 1, key.bytes, length) == 0)
     }
 
     /// The text of the string at `i`, unescaped.
