@@ -16,7 +16,11 @@ do {
         print("riffle \(Usage.version)")
     case .browse:
         exit(try BrowseCommand.run(arguments))
-    case .dump, .cache, .feeds:
+    case .dump:
+        exit(try await DumpCommand.run(arguments))
+    case .cache:
+        exit(try CacheCommand.run(arguments))
+    case .feeds:
         fail("'riffle \(arguments.command.rawValue)' is not available yet", status: 2)
     }
 } catch {
