@@ -69,4 +69,7 @@ if CommandLine.arguments.dropFirst().first == "profile" {
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
 } else {
     try CachedPageSection().run()
+    try await PageLoadSection().run()
+    // Memory-tier get/set figures come from the response cache's own section (CacheBenchmarks.swift).
+    try await ProcessSection().run()
 }

@@ -27,8 +27,13 @@ enum DumpCommand {
 
         let firstRequest = ContinuousClock.now
         var failures = 0
+        // At most `window` pages are asked for and not yet printed: pages read from disk arrive far
+        // faster than they print, and 400 of them held at once took 80 MB.
+        let window = max(2 * options.concurrency, 8)
         await withTaskGroup(of: Outcome.self) { group in
-            for number in options.pages {
+            var unasked = options.pages.makeIterator()
+            func askNext() {
+                guard let number = unasked.next() else { return }
                 let policy = policy(for: number, options: options, store: loader.store)
                 group.addTask {
                     let start = ContinuousClock.now
@@ -39,6 +44,7 @@ enum DumpCommand {
                     return Outcome(number: number, result: result, duration: start.duration(to: .now))
                 }
             }
+            for _ in 0..<window { askNext() }
             // Pages finish in any order; each is printed as soon as every page before it has been.
             var finished: [Int: Outcome] = [:]
             var next = options.pages.lowerBound
@@ -55,6 +61,7 @@ enum DumpCommand {
                     }
                     report.page(ready)
                     next += 1
+                    askNext()
                 }
             }
         }
