@@ -10,8 +10,9 @@ struct FirstFrameProbe {
     let cache: URL
     let needle: String
 
-    /// Milliseconds from start to the title's bytes reaching the pane, or nil when they never did.
-    func measure() throws -> Double? {
+    /// Milliseconds from start to riffle's first output in the pane and to the title's bytes
+    /// reaching it, or nil when the title never did.
+    func measure() throws -> (firstOutput: Double, titles: Double)? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-frame-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -26,19 +27,23 @@ struct FirstFrameProbe {
 
         let needleBytes = Array(needle.utf8)
         let deadline = Date().addingTimeInterval(5)
-        var seenAt: Date?
+        var seenAt: Date?, firstOutputAt: Date?
         while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: output), data.count >= needleBytes.count,
-               Self.contains(data, needleBytes) {
-                seenAt = Date()
-                break
+            // The Enter typed into `read` echoes a line break first; riffle's output follows it.
+            if let data = FileManager.default.contents(atPath: output), data.count > 2 {
+                if firstOutputAt == nil { firstOutputAt = Date() }
+                if Self.contains(data, needleBytes) {
+                    seenAt = Date()
+                    break
+                }
             }
             usleep(100)
         }
         try? tmux("send-keys", "-t", "frame", "q")
-        guard let seenAt, let text = try? String(contentsOfFile: started, encoding: .utf8),
+        guard let seenAt, let firstOutputAt, let text = try? String(contentsOfFile: started, encoding: .utf8),
               let nanoseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
-        return (seenAt.timeIntervalSince1970 - nanoseconds / 1e9) * 1000
+        let start = nanoseconds / 1e9
+        return ((firstOutputAt.timeIntervalSince1970 - start) * 1000, (seenAt.timeIntervalSince1970 - start) * 1000)
     }
 
     private func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -45,18 +45,22 @@ struct ProcessSection {
         server.stop()
         // The list shows titles from their start; the leading ASCII word and the CJK after it are one run.
         let needle = String(page.items[0].title.prefix(while: { $0 != "—" }).prefix(8))
-        var samples: [Double] = []
+        var titles: [Double] = [], firstOutput: [Double] = []
         for _ in 0..<runs {
             if let ms = try FirstFrameProbe(riffle: riffle, template: feed.template, cache: cache, needle: needle).measure() {
-                samples.append(ms)
+                titles.append(ms.titles)
+                firstOutput.append(ms.firstOutput)
             }
         }
-        guard !samples.isEmpty else {
+        guard !titles.isEmpty else {
             table.add("first frame from cache", "not detected", "titles never appeared")
             return
         }
-        samples.sort()
-        table.add("first frame from cache (120x40 tmux)", String(format: "%.1f ms median", samples[samples.count / 2]),
-                  String(format: "best %.1f ms, worst %.1f ms, %d runs", samples[0], samples[samples.count - 1], samples.count))
+        titles.sort()
+        firstOutput.sort()
+        table.add("start → first output (120x40 tmux)", String(format: "%.1f ms median", firstOutput[firstOutput.count / 2]),
+                  String(format: "best %.1f ms", firstOutput[0]))
+        table.add("start → titles from cache (120x40 tmux)", String(format: "%.1f ms median", titles[titles.count / 2]),
+                  String(format: "best %.1f ms, worst %.1f ms, %d runs", titles[0], titles[titles.count - 1], titles.count))
     }
 }

@@ -4,14 +4,14 @@ import Testing
 @Suite("riffle cache: path, info and clear")
 struct CacheCommandTests {
     func cache(_ fixture: DumpFixture, _ arguments: [String]) throws -> RiffleBinary.Result {
-        try RiffleBinary.run(["cache"] + arguments + ["--cache-dir", fixture.cache.path])
+        try DumpProcess.run(["cache"] + arguments + ["--cache-dir", fixture.cache.path])
     }
 
     @Test func pathPrintsTheCacheFolderWhicheverSideTheOptionIsOn() throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
         #expect(try cache(fixture, ["path"]).stdout == fixture.cache.standardizedFileURL.path + "\n")
-        let before = try RiffleBinary.run(["--cache-dir", fixture.cache.path, "cache", "path"])
+        let before = try DumpProcess.run(["--cache-dir", fixture.cache.path, "cache", "path"])
         #expect(before.stdout == fixture.cache.standardizedFileURL.path + "\n")
     }
 
@@ -51,7 +51,7 @@ struct CacheCommandTests {
         let second = try DumpFixture()
         defer { second.cleanUp() }
         _ = try first.dump([])
-        _ = try RiffleBinary.run(["dump", second.template, "--cache-dir", first.cache.path])
+        _ = try DumpProcess.run(["dump", second.template, "--cache-dir", first.cache.path])
         let result = try cache(first, ["clear", second.template])
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: try first.feedFolder.path))

@@ -29,7 +29,7 @@ struct DumpExitTests {
     }
 
     @Test func aFeedIsRequired() throws {
-        let result = try RiffleBinary.run(["dump"])
+        let result = try DumpProcess.run(["dump"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("needs a feed"))
     }
@@ -80,7 +80,7 @@ struct DumpExitTests {
         #expect(fixture.server.requestCount(page: 1) == 1)
         _ = try fixture.dump(["--refresh"])
         #expect(fixture.server.requestCount(page: 1) == 2)
-        let early = try RiffleBinary.run(["--max-age", "0", "--cache-dir", fixture.cache.path, "dump", fixture.template])
+        let early = try DumpProcess.run(["--max-age", "0", "--cache-dir", fixture.cache.path, "dump", fixture.template])
         #expect(early.status == 0, "\(early.stderr)")
         #expect(fixture.server.requestCount(page: 1) == 3)
         _ = try fixture.dump(["--max-age", "3600"])

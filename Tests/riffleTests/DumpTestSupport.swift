@@ -17,7 +17,7 @@ struct DumpFixture {
 
     /// Runs `riffle dump TEMPLATE` with this cache, then `extra` arguments.
     func dump(_ extra: [String]) throws -> RiffleBinary.Result {
-        try RiffleBinary.run(["dump", template, "--cache-dir", cache.path] + extra)
+        try DumpProcess.run(["dump", template, "--cache-dir", cache.path] + extra)
     }
 
     /// The ids the feed serves on `pages`, in order.

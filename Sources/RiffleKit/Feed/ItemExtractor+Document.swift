@@ -25,14 +25,12 @@ extension ItemExtractor {
     }
 
     private enum Keys {
-        static func prepare(_ paths: [String]) -> [[TapeKey]] {
-            paths.map { $0.split(separator: ".", omittingEmptySubsequences: true).map { TapeKey(String($0)) } }
-        }
+        static func prepare(_ paths: [String]) -> [TapePath] { paths.map(TapePath.init) }
         static let title = prepare(titleKeys)
         static let id = prepare(idKeys)
         static let url = prepare(urlKeys)
         static let author = prepare(authorKeys)
-        static let score = scoreKeys.map { (path: prepare([$0.0])[0], unit: " " + $0.1) }
+        static let score = scoreKeys.map { (path: TapePath($0.0), unit: " " + $0.1) }
         static let comments = prepare(commentKeys)
         static let time = prepare(timeKeys)
         static let data = TapeKey("data")
@@ -101,15 +99,15 @@ extension ItemExtractor {
     private static func item(at i: Int, _ r: TapeReader, _ document: JSONDocument, members: inout MemberTable) -> Item {
         members.fill(i, r)
         let table = members
-        func lookup(_ path: [TapeKey]) -> Int? {
-            guard let first = path.first, var v = table.value(first, r) else { return path.isEmpty ? i : nil }
-            for key in path.dropFirst() {
+        func lookup(_ path: TapePath) -> Int? {
+            guard var v = table.value(path.first, r) else { return nil }
+            for key in path.rest {
                 guard let next = r.member(of: v, key) else { return nil }
                 v = next
             }
             return v
         }
-        func firstText(_ paths: [[TapeKey]]) -> String? {
+        func firstText(_ paths: [TapePath]) -> String? {
             for path in paths {
                 if let v = lookup(path), let text = r.scalarText(v) { return text }
             }

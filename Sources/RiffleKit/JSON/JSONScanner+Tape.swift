@@ -121,10 +121,40 @@ extension JSONScanner {
         var flags: UInt8 = 0
         var i = index &+ 1
         while true {
-            while i &+ 8 <= count {
-                let mask = Self.attentionMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                if mask != 0 { i &+= mask.trailingZeroBitCount &>> 3; break }
-                i &+= 8
+            // Eight bytes at a time, settling every flagged byte of a word from its mask, so that
+            // escape-dense text does not reload the word after each escape (a long dependency chain).
+            words: while i &+ 8 <= count {
+                var mask = Self.attentionMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let end = i &+ 8
+                var next = i  // the first byte not yet accounted for
+                while mask != 0 {
+                    let p = i &+ (mask.trailingZeroBitCount &>> 3)
+                    mask &= mask &- 1
+                    if p < next { continue }  // inside an escape or a sequence already consumed
+                    let b = base[p]
+                    if b == UInt8(ascii: "\\") {
+                        if p &+ 1 < count, Self.isSimpleEscape(base[p &+ 1]) {
+                            flags |= TapeEntry.escaped
+                            next = p &+ 2
+                            continue
+                        }
+                    } else if b >= 0xC2, b <= 0xDF, p &+ 2 <= count, base[p &+ 1] & 0xC0 == 0x80 {
+                        flags |= TapeEntry.nonASCII
+                        next = p &+ 2
+                        continue
+                    } else if b >= 0xE1, b <= 0xEF, b != 0xED, p &+ 3 <= count,
+                              base[p &+ 1] & 0xC0 == 0x80, base[p &+ 2] & 0xC0 == 0x80 {
+                        flags |= TapeEntry.nonASCII
+                        next = p &+ 3
+                        continue
+                    } else if b >= 0x20, b < 0x80, b != UInt8(ascii: "\"") {
+                        continue  // a flag raised by a borrow, not a byte that needs anything
+                    }
+                    // A quote, a control character, a \u escape or a rarer sequence: the byte loop below.
+                    i = p
+                    break words
+                }
+                i = Swift.max(next, end)
             }
             guard i < count else { index = i; throw error("unterminated string") }
             let b = base[i]

@@ -23,6 +23,21 @@ struct TapeKey: @unchecked Sendable {  // points at memory that is written once 
     var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self) }
 }
 
+/// A dotted path such as `user.login`, prepared once and free of references (like `TapeKey`).
+struct TapePath: @unchecked Sendable {  // `rest` points at memory written once and never freed or changed
+    let first: TapeKey
+    let rest: UnsafeBufferPointer<TapeKey>
+
+    /// Only for fixed tables: the keys live as long as the process. An empty path is not a path.
+    init(_ dotted: String) {
+        let keys = dotted.split(separator: ".", omittingEmptySubsequences: true).map { TapeKey(String($0)) }
+        first = keys.first ?? TapeKey("")
+        let storage = UnsafeMutableBufferPointer<TapeKey>.allocate(capacity: max(1, keys.count - 1))
+        _ = storage.initialize(from: keys.dropFirst())
+        rest = UnsafeBufferPointer(rebasing: storage[0..<max(0, keys.count - 1)])
+    }
+}
+
 /// Reads a document's tape through raw pointers, valid only inside `JSONDocument.withReader`.
 /// Indices are tape indices; lookups follow `JSONValue`'s rules (the last of duplicated keys wins).
 struct TapeReader {
