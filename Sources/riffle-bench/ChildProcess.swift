@@ -3,13 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program with posix_spawn and waits with wait4, so its peak resident memory is known.
-/// Standard streams go to /dev/null (or stdout to a file): benchmarks read results from files.
+/// Runs a program with posix_spawn and waits for it. Standard streams go to /dev/null (or stdout to
+/// a file): benchmarks read results from files.
 enum ChildProcess {
     struct Outcome {
         var status: Int32
-        /// Peak resident set size in KB (`ru_maxrss`).
-        var maxRSSKilobytes: Int
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
@@ -32,9 +30,8 @@ enum ChildProcess {
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
         guard spawned == 0 else { throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-        return Outcome(status: (status >> 8) & 0xFF, maxRSSKilobytes: usage.ru_maxrss)
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return Outcome(status: (status >> 8) & 0xFF)
     }
 
     /// The `riffle` executable built beside this benchmark (`swift build -c release` builds both).
