@@ -65,6 +65,26 @@ import Testing
         for bytes in cases { #expect(Self.viaTape(bytes) == Self.viaParser(bytes), "\(bytes)") }
     }
 
+    /// The tape reads strings a word (8 bytes) at a time: put every awkward piece at every offset
+    /// of a word, and across the end of one.
+    @Test func escapesAndSequencesAtEveryOffsetOfAWord() {
+        let pieces: [[UInt8]] = [
+            Array("\\\"".utf8), Array("\\\\".utf8), Array("\\u00e9".utf8), Array("\\uD83D\\uDE00".utf8), Array("\\uD83D".utf8),
+            Array("\\u12".utf8), Array("\\x".utf8), Array("é".utf8), Array("東".utf8), Array("😀".utf8), [0xC3], [0xE6, 0x9D],
+            [0xED, 0xA0, 0x80], [0x01], [0x7F], Array("\\".utf8), Array("#".utf8), [0x22, 0x23],
+        ]
+        for offset in 0..<17 {
+            for piece in pieces {
+                for tail in [[], Array("abc\\n".utf8), piece] {
+                    let bytes = [0x22] + Array(repeating: UInt8(ascii: "a"), count: offset) + piece + tail + [0x22]
+                    #expect(Self.viaTape(bytes) == Self.viaParser(bytes), "\(bytes)")
+                    let unterminated = Array(bytes.dropLast())
+                    #expect(Self.viaTape(unterminated) == Self.viaParser(unterminated), "\(unterminated)")
+                }
+            }
+        }
+    }
+
     @Test func nodesOfOneDocumentCompareByPosition() throws {
         let document = try JSONDocument(Data("[{\"a\":1},{\"a\":1}]".utf8))
         let items = try ItemExtractor.items(in: document)

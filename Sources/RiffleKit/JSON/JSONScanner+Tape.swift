@@ -138,6 +138,11 @@ extension JSONScanner {
                             next = p &+ 2
                             continue
                         }
+                        if p &+ 6 <= count, base[p &+ 1] == UInt8(ascii: "u"), Self.isPlainUnicodeEscape(base + (p &+ 2)) {
+                            flags |= TapeEntry.escaped
+                            next = p &+ 6
+                            continue
+                        }
                     } else if b >= 0xC2, b <= 0xDF, p &+ 2 <= count, base[p &+ 1] & 0xC0 == 0x80 {
                         flags |= TapeEntry.nonASCII
                         next = p &+ 2
@@ -224,6 +229,15 @@ extension JSONScanner {
         // Only the checks matter here; keep the scratch bytes from piling up.
         scratch.removeAll()
         try parseEscape()
+    }
+
+    /// Whether the four bytes at `digits` are hex digits naming a scalar outside the surrogates
+    /// (those need their pair checked, which `parseEscape` does).
+    @inline(__always) private static func isPlainUnicodeEscape(_ digits: UnsafePointer<UInt8>) -> Bool {
+        let a = hexValue(digits[0]), b = hexValue(digits[1]), c = hexValue(digits[2]), d = hexValue(digits[3])
+        guard a | b | c | d < 16 else { return false }
+        let scalar = a << 12 | b << 8 | c << 4 | d
+        return scalar < 0xD800 || scalar > 0xDFFF
     }
 
     /// 0-15 for a hex digit, 16 or more for anything else.
