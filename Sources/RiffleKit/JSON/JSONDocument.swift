@@ -67,6 +67,7 @@ public final class JSONDocument: Sendable {
 
 /// One value inside a `JSONDocument`; cheap to keep (it holds the document, not a copy).
 public struct JSONNode: Sendable, Equatable {
+    /// The document the value lives in (kept alive by the node).
     public let document: JSONDocument
     let index: Int
 
