@@ -32,6 +32,13 @@ struct CachedPageSection {
         row("read file + parse + extract", try measure(iterations: iterations) {
             blackHole(try ItemExtractor.items(in: JSONParser.parse(Data(contentsOf: file))))
         })
+        row("JSONDocument (tape pass)", try measure(iterations: iterations) { blackHole(try JSONDocument(data)) })
+        row("tape: ItemExtractor.items(in: Data)", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(in: data))
+        })
+        row("tape: read file + extract", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(in: Data(contentsOf: file)))
+        })
         row("JSONSerialization.jsonObject", try measure(iterations: iterations) {
             blackHole(try JSONSerialization.jsonObject(with: data))
         })
@@ -59,8 +66,11 @@ struct CodablePage: Decodable {
 // `riffle-bench profile` loops over parse + extract only, for `perf record`.
 if CommandLine.arguments.dropFirst().first == "profile" {
     let data = FeedFixture.page()
-    for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: JSONParser.parse(data))) }
+    for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
 } else {
     try CachedPageSection().run()
+    try await PageLoadSection().run()
+    // Memory-tier get/set figures come from the response cache's own section (CacheBenchmarks.swift).
+    try await ProcessSection().run()
 }
 runCacheBenchmarks()

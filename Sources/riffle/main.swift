@@ -18,8 +18,10 @@ do {
         exit(try BrowseCommand.run(arguments))
     case .feeds:
         exit(try FeedsCommand.run(arguments))
-    case .dump, .cache:
-        fail("'riffle \(arguments.command.rawValue)' is not available yet", status: 2)
+    case .dump:
+        exit(try await DumpCommand.run(arguments))
+    case .cache:
+        exit(try await CacheCommand.run(arguments))
     }
 } catch {
     fail("\(error)", status: 2)

@@ -13,15 +13,50 @@ public struct Item: Sendable, Equatable {
     public var url: String?
     /// When the item was created, when the feed says.
     public var createdAt: Date?
-    /// Every field of the item as the server sent it.
-    public var fields: JSONValue
+
+    /// Where `fields` comes from: a built value, or a place in a lazily read document (a cached page's
+    /// bodies are only decoded when the detail view asks for them).
+    private enum Fields: Sendable {
+        case value(JSONValue)
+        case lazy(JSONNode)
+    }
+    private var storage: Fields
+
+    /// Every field of the item as the server sent it. For an item read from a `JSONDocument` this is
+    /// built on each read: keep the result rather than asking again in a loop.
+    public var fields: JSONValue {
+        get {
+            switch storage {
+            case .value(let value): value
+            case .lazy(let node): node.value
+            }
+        }
+        set { storage = .value(newValue) }
+    }
 
     public init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, fields: JSONValue) {
+        self.init(id: id, title: title, details: details, url: url, createdAt: createdAt, storage: .value(fields))
+    }
+
+    /// An item whose `fields` stay in `node`'s document until read.
+    public init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, fieldsAt node: JSONNode) {
+        self.init(id: id, title: title, details: details, url: url, createdAt: createdAt, storage: .lazy(node))
+    }
+
+    private init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, storage: Fields) {
         self.id = id
         self.title = title
         self.details = details
         self.url = url
         self.createdAt = createdAt
-        self.fields = fields
+        self.storage = storage
+    }
+
+    public static func == (lhs: Item, rhs: Item) -> Bool {
+        guard lhs.id == rhs.id, lhs.title == rhs.title, lhs.details == rhs.details, lhs.url == rhs.url,
+              lhs.createdAt == rhs.createdAt else { return false }
+        // Two views of the same bytes are equal without building either value.
+        if case .lazy(let a) = lhs.storage, case .lazy(let b) = rhs.storage, a == b { return true }
+        return lhs.fields == rhs.fields
     }
 }

@@ -106,7 +106,7 @@ public enum ItemExtractor {
     }
 
     /// `text.hasPrefix("http")` without Character segmentation when the answer is plain bytes.
-    private static func isHTTP(_ text: String) -> Bool {
+    static func isHTTP(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.starts(with: "http".utf8) else { return false }
         // After an ASCII byte "http" ends on a Character boundary; a combining mark would not.

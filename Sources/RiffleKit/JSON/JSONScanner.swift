@@ -5,11 +5,13 @@
 /// itself (only where a byte is non-ASCII) and builds each array and object at its exact size
 /// from a shared stack instead of growing one array per container.
 struct JSONScanner {
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
-    private var index = 0
+    // Internal rather than private: the tape pass (`JSONScanner+Tape.swift`) shares this scanner's
+    // validation so that both readers accept and reject exactly the same documents.
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var index = 0
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
-    private let scratch = ByteBuffer()
+    let scratch = ByteBuffer()
     private let members = Stack<(key: String, value: JSONValue)>()
     private let elements = Stack<JSONValue>()
 
@@ -28,11 +30,11 @@ struct JSONScanner {
         return value
     }
 
-    private func error(_ reason: String, at offset: Int? = nil) -> JSONParser.Error {
+    func error(_ reason: String, at offset: Int? = nil) -> JSONParser.Error {
         JSONParser.Error(offset: offset ?? index, reason: reason)
     }
 
-    @inline(__always) private mutating func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
         while index < count {
             switch base[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index &+= 1
@@ -41,7 +43,7 @@ struct JSONScanner {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
         guard index < count else { throw error("unexpected end of data") }
         switch base[index] {
         case UInt8(ascii: "\""): return .string(try parseString())
@@ -55,7 +57,7 @@ struct JSONScanner {
         }
     }
 
-    private mutating func expect(_ word: StaticString) throws(JSONParser.Error) {
+    mutating func expect(_ word: StaticString) throws(JSONParser.Error) {
         let start = word.utf8Start
         for i in 0..<word.utf8CodeUnitCount {
             guard index < count else { throw error("unexpected end of data") }
@@ -115,6 +117,13 @@ struct JSONScanner {
 
     private mutating func parseNumber() throws(JSONParser.Error) -> String {
         let start = index
+        try skipNumber()
+        // Numbers are short, so this is usually a small string stored inline without allocating.
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
+    }
+
+    /// Checks the number at `index` and moves past it.
+    mutating func skipNumber() throws(JSONParser.Error) {
         if base[index] == UInt8(ascii: "-") { index &+= 1 }
         guard index < count, isDigit(base[index]) else { throw error(index < count ? "invalid number" : "unexpected end of data") }
         if base[index] == UInt8(ascii: "0") {
@@ -134,15 +143,13 @@ struct JSONScanner {
             guard index < count, isDigit(base[index]) else { throw error(index < count ? "invalid number" : "unexpected end of data") }
             skipDigits()
         }
-        // Numbers are short, so this is usually a small string stored inline without allocating.
-        return String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
     }
 
-    @inline(__always) private mutating func skipDigits() {
+    @inline(__always) mutating func skipDigits() {
         while index < count, isDigit(base[index]) { index &+= 1 }
     }
 
-    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
     // MARK: Strings
 
@@ -150,7 +157,7 @@ struct JSONScanner {
     ///
     /// Plain runs are found eight bytes at a time; a string without escapes becomes a `String`
     /// straight from the input, one with escapes is assembled in `scratch`.
-    private mutating func parseString() throws(JSONParser.Error) -> String {
+    mutating func parseString() throws(JSONParser.Error) -> String {
         index &+= 1
         var runStart = index
         var escaped = false
@@ -184,7 +191,12 @@ struct JSONScanner {
 
     /// Whether any of eight bytes is a quote, a backslash, a control character or non-ASCII.
     /// False positives are harmless (the byte loop looks again); there are no false negatives.
-    @inline(__always) private static func needsAttention(_ w: UInt64) -> Bool {
+    @inline(__always) static func needsAttention(_ w: UInt64) -> Bool { attentionMask(w) != 0 }
+
+    /// The high bit of each of eight bytes (little-endian) that may need attention. Bits above a
+    /// true one can be false positives (borrows), but the lowest set bit is always a true one, so
+    /// `trailingZeroBitCount / 8` is the offset of the first byte to look at.
+    @inline(__always) static func attentionMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22)
@@ -192,11 +204,11 @@ struct JSONScanner {
         let zeroInQuote = (quote &- ones) & ~quote
         let zeroInBackslash = (backslash &- ones) & ~backslash
         let control = w &- (ones &* 0x20)  // a byte below 0x20 borrows and sets its high bit
-        return (zeroInQuote | zeroInBackslash | control | w) & high != 0
+        return (zeroInQuote | zeroInBackslash | control | w) & high
     }
 
     /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF).
-    private mutating func skipUTF8Sequence(lead: UInt8) throws(JSONParser.Error) {
+    mutating func skipUTF8Sequence(lead: UInt8) throws(JSONParser.Error) {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // allowed range of the second byte
         switch lead {
@@ -218,7 +230,7 @@ struct JSONScanner {
     }
 
     /// Appends the character of the escape at `index` (a backslash) to `scratch`.
-    private mutating func parseEscape() throws(JSONParser.Error) {
+    mutating func parseEscape() throws(JSONParser.Error) {
         let backslash = index
         index &+= 1
         guard index < count else { throw error("unterminated string") }
@@ -333,7 +345,7 @@ private final class Stack<Element> {
 
 /// Bytes appended without `Array`'s generic and uniqueness overhead: escaped strings are built here
 /// a few bytes at a time.
-private final class ByteBuffer {
+final class ByteBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity = 4_096
     private var count = 0

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A JSON document read lazily: one checking pass records where every value is (a "tape"), and
+/// strings become `String`s only when read.
+///
+/// Accepts and rejects exactly what `JSONParser` does, with the same errors. It exists for speed:
+/// a cached page's 50 long bodies cost most of a full parse, and the list never shows them.
+///
+/// ```swift
+/// let document = try JSONDocument(data)
+/// let items = try ItemExtractor.items(in: document)   // titles decoded, bodies left as bytes
+/// let full: JSONValue = document.root.value           // everything, when a view needs it
+/// ```
+public final class JSONDocument: Sendable {
+    /// The document's bytes, exactly as given.
+    public let data: Data
+    let tape: [TapeEntry]
+
+    /// Checks `data` and records the position of each value.
+    /// - Throws: `JSONParser.Error`, as `JSONParser.parse` would for the same bytes.
+    public init(_ data: Data) throws(JSONParser.Error) {
+        var tape: [TapeEntry] = []
+        // About one value per 24 bytes in feed pages; a good guess saves most regrowth.
+        tape.reserveCapacity(data.count / 24 + 8)
+        let result: Result<Void, JSONParser.Error> = data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress, !raw.isEmpty else {
+                return .failure(JSONParser.Error(offset: 0, reason: "empty input"))
+            }
+            var scanner = JSONScanner(base: base, count: raw.count)
+            do throws(JSONParser.Error) {
+                try scanner.scanDocument(into: &tape)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+        self.data = data
+        self.tape = tape
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+
+    /// Runs `body` with a reader over the bytes and the tape (both valid only inside `body`).
+    func withReader<R>(_ body: (TapeReader) throws(RiffleError) -> R) throws(RiffleError) -> R {
+        let result: Result<R, RiffleError> = data.withUnsafeBytes { raw in
+            tape.withUnsafeBufferPointer { tape in
+                // The initialiser rejected empty data, so there is a base address.
+                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape)
+                do throws(RiffleError) { return .success(try body(reader)) } catch { return .failure(error) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The full value at tape `index`.
+    func value(at index: Int) -> JSONValue {
+        let start = Int(tape[index].start)
+        return data.withUnsafeBytes { raw in
+            var scanner = JSONScanner(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
+            // The tape pass checked these very bytes, so parsing them again cannot fail.
+            return (try? scanner.parseValue(at: start)) ?? .null
+        }
+    }
+}
+
+/// One value inside a `JSONDocument`; cheap to keep (it holds the document, not a copy).
+public struct JSONNode: Sendable, Equatable {
+    /// The document the value lives in (kept alive by the node).
+    public let document: JSONDocument
+    let index: Int
+
+    /// The value with all its contents, built now.
+    public var value: JSONValue { document.value(at: index) }
+
+    /// Same document, same place: equal without building anything.
+    public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
+        lhs.document === rhs.document && lhs.index == rhs.index
+    }
+}

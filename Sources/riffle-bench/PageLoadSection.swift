@@ -1,0 +1,98 @@
+import DemoServer
+import Foundation
+import RiffleKit
+
+/// Pages through `PageLoader` against the demo server: cold loads at two concurrencies, warm loads
+/// from disk, and a refetch of stale pages.
+struct PageLoadSection {
+    let pages = 200
+    let latency = Duration.milliseconds(5)
+
+    func run() async throws {
+        let server = try BenchFeed.server(pages: pages, latency: latency)
+        defer { server.stop() }
+        let feed = try Feed(template: server.template, name: "bench")
+        let pageBytes = server.feed.pageJSON(1).count
+        print("\nPage loads: \(pages) pages of \(BenchFeed.perPage) items (\(pageBytes / 1000) KB), server latency 5 ms")
+        var table = Table("operation", "result", "detail")
+
+        var warmDirectory: URL?
+        for concurrency in [1, 4] {
+            let directory = try temporaryDirectory()
+            let loader = makeLoader(feed, directory, concurrency: concurrency)
+            let elapsed = try await timeAll(loader, policy: .returnCacheElseLoad)
+            let ideal = Double(pages) * 0.005 / Double(concurrency)
+            table.add("cold load, concurrency \(concurrency)", String(format: "%.0f pages/s", Double(pages) / elapsed),
+                      String(format: "%.3f s (ideal %.3f s, +%.1f%%)", elapsed, ideal, (elapsed / ideal - 1) * 100))
+            if concurrency == 1 { warmDirectory = directory } else { try? FileManager.default.removeItem(at: directory) }
+        }
+        // The same cold load with no server latency: what each page costs beyond the 5 ms wait.
+        server.latency = .zero
+        let bare = try temporaryDirectory()
+        let overhead = try await timeAll(makeLoader(feed, bare, concurrency: 1), policy: .returnCacheElseLoad)
+        try? FileManager.default.removeItem(at: bare)
+        server.latency = latency
+        table.add("cold load, concurrency 1, no latency", String(format: "%.0f pages/s", Double(pages) / overhead),
+                  String(format: "%.2f ms a page: request, parse, two atomic writes", overhead * 1000 / Double(pages)))
+        guard let warmDirectory else { return }
+        defer { try? FileManager.default.removeItem(at: warmDirectory) }
+
+        // Warm: a fresh loader (nothing in memory) reading every page back from disk, five times over.
+        var samples: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<5 {
+            let loader = makeLoader(feed, warmDirectory, concurrency: 1)
+            for number in 1...pages {
+                let start = clock.now
+                let page = try await loader.load(number)
+                samples.append(micros(start.duration(to: clock.now)))
+                precondition(page.source == .disk && page.items.count == BenchFeed.perPage)
+            }
+        }
+        let warm = Timing(samples: samples.sorted())
+        table.add("warm load from disk (per page)", String(format: "%.0f µs median", warm.median),
+                  String(format: "p99 %.0f µs, %d loads", warm.p99, samples.count))
+
+        // Stale pages fetched again. PageLoader has no conditional requests yet, so this counts the
+        // 304s the server sent (none until the response cache revalidates with ETags).
+        server.server.resetLog()
+        let loader = makeLoader(feed, warmDirectory, concurrency: 1)
+        var bytes = 0
+        let start = clock.now
+        for number in 1...pages { bytes += try await loader.load(number, policy: .reloadIgnoringCache).data.count }
+        let elapsed = micros(start.duration(to: clock.now)) / 1e6
+        let conditional = server.server.requests.filter { request in request.headers.contains { $0.name == "if-none-match" } }.count
+        table.add("revalidate \(pages) stale pages", "\(conditional) × 304",
+                  String(format: "%.1f MB bodies transferred, %.3f s", Double(bytes) / 1e6, elapsed))
+        table.print()
+    }
+
+    private func makeLoader(_ feed: Feed, _ directory: URL, concurrency: Int) -> PageLoader {
+        var configuration = PageLoader.Configuration()
+        configuration.maxConcurrentFetches = concurrency
+        return PageLoader(feed: feed, cacheDirectory: directory, transport: URLSessionTransport(), configuration: configuration)
+    }
+
+    /// Seconds to load every page, all asked for at once (the loader keeps them to its concurrency).
+    private func timeAll(_ loader: PageLoader, policy: CachePolicy) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 1...pages {
+                group.addTask { try await loader.load(number, policy: policy).items.count }
+            }
+            for try await count in group { precondition(count == BenchFeed.perPage) }
+        }
+        return micros(start.duration(to: clock.now)) / 1e6
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+func micros(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+}

@@ -1,0 +1,76 @@
+import Foundation
+import RiffleKit
+
+/// Figures of the real `riffle` binary: peak memory of `riffle dump` over 400 pages, and the time
+/// from process start to the first frame painted from cache in a 120x40 tmux pane.
+struct ProcessSection {
+    let runs = 10
+
+    func run() async throws {
+        print("\nThe riffle binary (release)")
+        guard let riffle = ChildProcess.riffle else {
+            print("skipped: no riffle beside riffle-bench; build it with `swift build -c release` first")
+            return
+        }
+        var table = Table("measurement", "result", "detail")
+        try memory(riffle, into: &table)
+        try await firstFrame(riffle, into: &table)
+        table.print()
+    }
+
+    /// Peak resident memory of `riffle dump` loading 400 pages, cold (network + disk writes) then warm.
+    private func memory(_ riffle: String, into table: inout Table) throws {
+        let server = try BenchFeed.server(pages: 400, latency: .milliseconds(1))
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-mem-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        // Through GNU time: a child spawned straight from this (large) process inherits its
+        // high-water mark at exec, so its own ru_maxrss would report the benchmark's memory.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            table.add("peak RSS, riffle dump of 400 pages", "skipped", "no /usr/bin/time")
+            return
+        }
+        let report = cache.path + ".rss"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        for pass in ["cold", "warm"] {
+            let outcome = try ChildProcess.run(["/usr/bin/time", "-f", "%M", "-o", report,
+                                                riffle, "dump", server.template, "--pages", "1-400", "--cache-dir", cache.path])
+            let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            table.add("peak RSS, riffle dump of 400 pages (\(pass))", kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?",
+                      outcome.status == 0 ? "exit 0" : "exit \(outcome.status)")
+        }
+    }
+
+    /// Start → first titles on screen, `riffle URL` with page 1 cached and the server stopped.
+    private func firstFrame(_ riffle: String, into table: inout Table) async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            table.add("first frame from cache", "skipped", "no tmux")
+            return
+        }
+        let server = try BenchFeed.server(pages: 1, latency: .zero)
+        let feed = try Feed(template: server.template)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-frame-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let page = try await PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport()).load(1)
+        server.stop()
+        // The list shows titles from their start; the leading ASCII word and the CJK after it are one run.
+        let needle = String(page.items[0].title.prefix(while: { $0 != "—" }).prefix(8))
+        var titles: [Double] = [], firstOutput: [Double] = []
+        for _ in 0..<runs {
+            if let ms = try FirstFrameProbe(riffle: riffle, template: feed.template, cache: cache, needle: needle).measure() {
+                titles.append(ms.titles)
+                firstOutput.append(ms.firstOutput)
+            }
+        }
+        guard !titles.isEmpty else {
+            table.add("first frame from cache", "not detected", "titles never appeared")
+            return
+        }
+        titles.sort()
+        firstOutput.sort()
+        table.add("start → first output (120x40 tmux)", String(format: "%.1f ms median", firstOutput[firstOutput.count / 2]),
+                  String(format: "best %.1f ms", firstOutput[0]))
+        table.add("start → titles from cache (120x40 tmux)", String(format: "%.1f ms median", titles[titles.count / 2]),
+                  String(format: "best %.1f ms, worst %.1f ms, %d runs", titles[0], titles[titles.count - 1], titles.count))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RiffleKit
+
+/// `riffle dump FEED`: prints a feed's items for scripts, every page through `PageLoader` and the
+/// cache, in page order whatever order the pages arrive in.
+enum DumpCommand {
+    /// What became of one page.
+    struct Outcome {
+        var number: Int
+        var result: Result<Page, RiffleError>
+        /// From asking the loader until the items were in memory.
+        var duration: Duration
+    }
+
+    /// Runs the command; returns 0 when every page arrived, 1 when some failed.
+    /// - Parameter started: the earliest moment the process recorded (see DECISIONS-dump.md).
+    static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
+        let options = try DumpOptions(arguments)
+        let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
+        var configuration = PageLoader.Configuration()
+        configuration.maxConcurrentFetches = options.concurrency
+        let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
+                                transport: URLSessionTransport(), configuration: configuration)
+        let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1, total: options.pages.count)
+        var output = DumpOutput(format: options.format, fields: options.fields)
+        write(output.header)
+
+        let firstRequest = ContinuousClock.now
+        var failures = 0
+        // At most `window` pages are asked for and not yet printed: pages read from disk arrive far
+        // faster than they print, and 400 of them held at once took 80 MB.
+        let window = max(2 * options.concurrency, 8)
+        await withTaskGroup(of: Outcome.self) { group in
+            var unasked = options.pages.makeIterator()
+            func askNext() {
+                guard let number = unasked.next() else { return }
+                let policy = policy(for: number, options: options, store: loader.store)
+                group.addTask {
+                    let start = ContinuousClock.now
+                    let result: Result<Page, RiffleError>
+                    do throws(RiffleError) { result = .success(try await loader.load(number, policy: policy)) } catch {
+                        result = .failure(error)
+                    }
+                    return Outcome(number: number, result: result, duration: start.duration(to: .now))
+                }
+            }
+            for _ in 0..<window { askNext() }
+            // Pages finish in any order; each is printed as soon as every page before it has been.
+            var finished: [Int: Outcome] = [:]
+            var next = options.pages.lowerBound
+            for await outcome in group {
+                finished[outcome.number] = outcome
+                while let ready = finished.removeValue(forKey: next) {
+                    switch ready.result {
+                    case .success(let page):
+                        var text = ""
+                        for item in page.items { text += output.text(for: item) }
+                        write(text)
+                    case .failure:
+                        failures += 1
+                    }
+                    report.page(ready)
+                    next += 1
+                    askNext()
+                }
+            }
+        }
+        write(output.footer())
+        report.summary(pages: options.pages.count, errors: failures,
+                       initial: started.duration(to: firstRequest), total: started.duration(to: .now))
+        return failures == 0 ? 0 : 1
+    }
+
+    /// The cache policy for one page. `--max-age` is the user's limit on age, like a request's
+    /// `Cache-Control: max-age`: a stored page older than that is fetched again even when the server
+    /// said it would stay fresh longer. Without it the cache's own freshness rules apply.
+    static func policy(for number: Int, options: DumpOptions, store: PageStore) -> CachePolicy {
+        guard options.policy == .returnCacheElseLoad, let maxAge = options.maxAge else { return options.policy }
+        guard let fetchedAt = store.read(number)?.metadata?.fetchedAt else { return options.policy }
+        return Date().timeIntervalSince(fetchedAt) > Double(maxAge) ? .reloadIgnoringCache : options.policy
+    }
+
+    private static func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

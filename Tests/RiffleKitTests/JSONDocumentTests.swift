@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+/// `JSONDocument` (the lazy tape) against `JSONParser` (itself checked against Foundation) and
+/// Foundation's JSONSerialization directly: same values, same errors at the same offsets.
+@Suite struct JSONDocumentTests {
+    /// The tape's answer in the parser's terms: the whole value, or the error.
+    static func viaTape(_ bytes: [UInt8]) -> Result<JSONValue, JSONParser.Error> {
+        do throws(JSONParser.Error) { return .success(try JSONDocument(Data(bytes)).root.value) } catch { return .failure(error) }
+    }
+
+    static func viaParser(_ bytes: [UInt8]) -> Result<JSONValue, JSONParser.Error> {
+        do throws(JSONParser.Error) { return .success(try JSONParser.parse(bytes)) } catch { return .failure(error) }
+    }
+
+    @Test(arguments: 0..<8)
+    func generatedDocumentsMatchTheParserAndTheOracle(seed: UInt64) throws {
+        var generator = JSONDocumentGenerator(seed: 5_000 + seed)
+        for _ in 0..<250 {
+            let text = generator.document()
+            let bytes = Array(text.utf8)
+            let ours = try Self.viaTape(bytes).get()
+            #expect(Self.viaParser(bytes) == .success(ours), "\(text.debugDescription)")
+            let theirs = try #require(JSONOracle.parse(bytes))
+            #expect(JSONOracle.difference(ours, theirs) == nil, "\(text.debugDescription)")
+        }
+    }
+
+    /// Hostile bytes: single-byte edits, truncations and a list of classic traps must fail (or
+    /// succeed) exactly as the parser does.
+    @Test(arguments: 0..<4)
+    func mutatedAndTruncatedDocumentsFailLikeTheParser(seed: UInt64) throws {
+        var generator = JSONDocumentGenerator(seed: 7_000 + seed)
+        var rng = SeededGenerator(seed: seed)
+        let alphabet = Array("{}[],:\" \\/0123456789-+.eEtrufalsnbu\u{1}".utf8) + [0x00, 0x80, 0xC0, 0xC3, 0xE2, 0xED, 0xF0, 0xF4, 0xFF]
+        for _ in 0..<400 {
+            var bytes = Array(generator.document(maxDepth: 3).utf8)
+            let at = Int.random(in: 0..<bytes.count, using: &rng)
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: bytes.remove(at: at)
+            case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+            default: bytes[at] = alphabet.randomElement(using: &rng)!
+            }
+            #expect(Self.viaTape(bytes) == Self.viaParser(bytes), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            let cut = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
+            #expect(Self.viaTape(cut) == Self.viaParser(cut), "\(String(decoding: cut, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    @Test(arguments: [
+        "", " ", "\u{FEFF}", "\u{FEFF}[1]", "[1,]", "{\"a\":1,}", "[01]", "[-]", "[1.]", "[1e]", "[.5]", "\"\\ud800\"",
+        "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\x\"", "\"\\u12\"", "[1] [2]", "{\"a\" 1}", "{1:2}", "[tru]", "nul",
+        "\"\u{01}\"", "{\"a\":{\"b\":[}}", String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        String(repeating: "[", count: 512) + String(repeating: "]", count: 512), "{\"a\":1,\"a\":2}", "1e999",
+    ])
+    func classicTraps(text: String) {
+        let bytes = Array(text.utf8)
+        #expect(Self.viaTape(bytes) == Self.viaParser(bytes))
+    }
+
+    @Test func invalidUTF8AndOverlongsFailLikeTheParser() {
+        let cases: [[UInt8]] = [[0x22, 0xC0, 0xAF, 0x22], [0x22, 0xE0, 0x80, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+                                [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xF0, 0x9F, 0x98]]
+        for bytes in cases { #expect(Self.viaTape(bytes) == Self.viaParser(bytes), "\(bytes)") }
+    }
+
+    /// The tape reads strings a word (8 bytes) at a time: put every awkward piece at every offset
+    /// of a word, and across the end of one.
+    @Test func escapesAndSequencesAtEveryOffsetOfAWord() {
+        let pieces: [[UInt8]] = [
+            Array("\\\"".utf8), Array("\\\\".utf8), Array("\\u00e9".utf8), Array("\\uD83D\\uDE00".utf8), Array("\\uD83D".utf8),
+            Array("\\u12".utf8), Array("\\x".utf8), Array("é".utf8), Array("東".utf8), Array("😀".utf8), [0xC3], [0xE6, 0x9D],
+            [0xED, 0xA0, 0x80], [0x01], [0x7F], Array("\\".utf8), Array("#".utf8), [0x22, 0x23],
+        ]
+        for offset in 0..<17 {
+            for piece in pieces {
+                for tail in [[], Array("abc\\n".utf8), piece] {
+                    let bytes = [0x22] + Array(repeating: UInt8(ascii: "a"), count: offset) + piece + tail + [0x22]
+                    #expect(Self.viaTape(bytes) == Self.viaParser(bytes), "\(bytes)")
+                    let unterminated = Array(bytes.dropLast())
+                    #expect(Self.viaTape(unterminated) == Self.viaParser(unterminated), "\(unterminated)")
+                }
+            }
+        }
+    }
+
+    @Test func nodesOfOneDocumentCompareByPosition() throws {
+        let document = try JSONDocument(Data("[{\"a\":1},{\"a\":1}]".utf8))
+        let items = try ItemExtractor.items(in: document)
+        #expect(items.count == 2)
+        #expect(items[0] == items[1])  // different places, same content: equal by value
+        #expect(items[0].fields == .object(JSONObject([("a", .number("1"))])))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@Suite("riffle dump: exit status, cache modes and timings")
+struct DumpExitTests {
+    @Test func aFailingPageExitsOneAndTheOthersStillPrint() throws {
+        let fixture = try DumpFixture(failPage: 2)
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--pages", "1-3"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("riffle: page 2: HTTP 500") == true, "\(result.stderr)")
+        let ids = try DumpFixture.objects(result.stdout).map { DumpFixture.text($0["id"]) }
+        #expect(ids == fixture.ids(pages: 1...1) + fixture.ids(pages: 3...3))
+    }
+
+    @Test(arguments: [
+        ["--pages", "3-1"], ["--pages", "0"], ["--pages", "x"], ["--format", "xml"], ["--refresh", "--offline"],
+        ["--concurrency", "0"], ["--fields", ""], ["--theme", "dark"],
+    ])
+    func usageErrorsExitTwo(extra: [String]) throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(extra)
+        #expect(result.status == 2, "\(extra): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(fixture.server.requestCount == 0)
+    }
+
+    @Test func aFeedIsRequired() throws {
+        let result = try RiffleBinary.run(["dump"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("needs a feed"))
+    }
+
+    @Test func offlineWithoutCachedPagesFailsWithoutAsking() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--offline", "--pages", "1-2"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "riffle: page 1: not cached\nriffle: page 2: not cached\n")
+        #expect(result.stdout.isEmpty)
+        #expect(fixture.server.requestCount == 0)
+    }
+
+    @Test func offlineWithCachedPagesPrintsThemWithoutAsking() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let online = try fixture.dump(["--pages", "1-2"])
+        let requests = fixture.server.requestCount
+        fixture.server.stop()
+        let offline = try fixture.dump(["--offline", "--pages", "1-2"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout == online.stdout)
+        #expect(fixture.server.requestCount == requests)
+    }
+
+    @Test func timingsNameEachPageSourceAndSummarise() throws {
+        let fixture = try DumpFixture(failPage: 3)
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump(["--pages", "1"])
+        let result = try fixture.dump(["--pages", "1-3", "--timings"])
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let objects = try DumpFixture.objects(lines.joined(separator: "\n"))
+        #expect(objects.count == 4)
+        #expect(objects[0]["page"] as? Int == 1 && objects[0]["source"] as? String == "cache" && objects[0]["status"] as? Int == 200)
+        #expect(objects[1]["source"] as? String == "network" && objects[1]["items"] as? Int == fixture.ids(pages: 2...2).count)
+        #expect((objects[1]["bytes"] as? Int ?? 0) > 0 && objects[1]["ms"] is Double)
+        #expect(objects[2]["page"] as? Int == 3 && (objects[2]["error"] as? String)?.contains("500") == true)
+        #expect(objects[3]["pages"] as? Int == 3 && objects[3]["errors"] as? Int == 1)
+        #expect(objects[3]["init_ms"] is Double && objects[3]["total_ms"] is Double)
+    }
+
+    @Test func refreshAndMaxAgeFetchAgainAndCommonOptionsGoBeforeTheCommand() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump([])
+        _ = try fixture.dump([])
+        #expect(fixture.server.requestCount(page: 1) == 1)
+        _ = try fixture.dump(["--refresh"])
+        #expect(fixture.server.requestCount(page: 1) == 2)
+        let early = try RiffleBinary.run(["--max-age", "0", "--cache-dir", fixture.cache.path, "dump", fixture.template])
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(fixture.server.requestCount(page: 1) == 3)
+        _ = try fixture.dump(["--max-age", "3600"])
+        #expect(fixture.server.requestCount(page: 1) == 3)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("riffle dump: formats, fields and page order")
+struct DumpTests {
+    @Test func jsonlPrintsOneItemPerLineInFeedOrder() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--pages", "1-2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "nothing on stderr when it is not a terminal: \(result.stderr)")
+        let objects = try DumpFixture.objects(result.stdout)
+        #expect(objects.map { DumpFixture.text($0["id"]) } == fixture.ids(pages: 1...2))
+        #expect(objects.allSatisfy { $0["title"] is String && $0["body"] is String })
+    }
+
+    @Test func defaultIsPageOne() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump([])
+        #expect(try DumpFixture.objects(result.stdout).map { DumpFixture.text($0["id"]) } == fixture.ids(pages: 1...1))
+    }
+
+    @Test func jsonFormatIsOneArray() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--format", "json", "--pages", "2"])
+        #expect(result.status == 0)
+        let array = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { DumpFixture.text($0["id"]) } == fixture.ids(pages: 2...2))
+    }
+
+    @Test func fieldsTrimJSONLinesToThoseKeysInOrder() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--fields", "id,title,missing"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == fixture.ids(pages: 1...1).count)
+        let first = try #require(lines.first)
+        #expect(first.hasPrefix("{\"id\":\(fixture.ids(pages: 1...1)[0]),\"title\":\""))
+        #expect(first.hasSuffix(",\"missing\":null}"))
+    }
+
+    @Test func tsvPrintsTheChosenFieldsOneItemPerLine() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--format", "tsv", "--fields", "id,author,score", "--pages", "1-2"])
+        #expect(result.status == 0)
+        let rows = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let items = Array(fixture.server.feed.items.prefix(rows.count))
+        #expect(rows.count == fixture.ids(pages: 1...2).count)
+        #expect(rows.map { $0.map(String.init) } == items.map { [String($0.id), $0.author, String($0.score)] })
+    }
+
+    @Test func tsvDefaultsToTitleAndURL() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--format", "tsv"])
+        let first = try #require(result.stdout.split(separator: "\n").first)
+        let item = fixture.server.feed.items[0]
+        #expect(first == "\(item.title)\t\(item.url)")
+    }
+
+    @Test func pagesComeOutInOrderUnderConcurrency() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--pages", "1-12", "--concurrency", "6"])
+        #expect(result.status == 0)
+        #expect(try DumpFixture.objects(result.stdout).map { DumpFixture.text($0["id"]) } == fixture.ids(pages: 1...12))
+        #expect((1...12).allSatisfy { fixture.server.requestCount(page: $0) == 1 })
+    }
+
+    @Test func pagesLandInTheFeedFolder() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump(["--pages", "2-3"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.feedFolder.path)
+        #expect(names.contains("feed_2.json") && names.contains("feed_3.json") && !names.contains("feed_1.json"))
+    }
+}
