@@ -63,14 +63,16 @@ struct CodablePage: Decodable {
     var page: Int; var per_page: Int; var total: Int; var hits: [Hit]
 }
 
+// `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record`.
-if CommandLine.arguments.dropFirst().first == "profile" {
+let wanted = Set(CommandLine.arguments.dropFirst())
+func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
+if wanted.contains("profile") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
 } else {
-    try CachedPageSection().run()
-    try await PageLoadSection().run()
-    // Memory-tier get/set figures come from the response cache's own section (CacheBenchmarks.swift).
-    try await ProcessSection().run()
+    if wants("decode") { try CachedPageSection().run() }
+    if wants("load") { try await PageLoadSection().run() }
+    if wants("process") { try await ProcessSection().run() }
+    if wants("cache") { runCacheBenchmarks() }
 }
-runCacheBenchmarks()
