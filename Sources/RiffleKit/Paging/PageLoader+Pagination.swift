@@ -4,7 +4,7 @@ extension PageLoader {
     /// The URL of page `number`, or nil when the feed ended before it (the previous page gave no next link).
     nonisolated func pageURL(_ number: Int) -> URL? {
         guard feed.pagination.isSequential, number > 1 else { return feed.url(forPage: number) }
-        return store.read(number - 1)?.metadata?.next.flatMap { URL(string: $0) }
+        return store.readMetadata(number - 1)?.next.flatMap { URL(string: $0) }
     }
 
     /// What a page past the end is: empty and last, made without a request so the end is never requested forever.

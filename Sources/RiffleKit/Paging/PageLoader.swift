@@ -138,7 +138,7 @@ public actor PageLoader {
             // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
             if let previous = inFlight[number - 1] { _ = try? await previous.value }
             // Without N-1's metadata its next URL is unknown, even when its body is on disk: fetch it again.
-            if store.read(number - 1)?.metadata == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
+            if store.readMetadata(number - 1) == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
         }
         await acquireSlot()
         defer { releaseSlot() }

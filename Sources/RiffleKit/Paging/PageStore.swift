@@ -49,6 +49,11 @@ public struct PageStore: Sendable {
         return (data, metadata)
     }
 
+    /// `page`'s metadata alone, without reading its body; nil when absent or unreadable.
+    public func readMetadata(_ page: Int) -> Metadata? {
+        FileManager.default.contents(atPath: metadataURL(page).path).flatMap(Self.decodeMetadata)
+    }
+
     /// Replaces `page` with `data`, atomically.
     public func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
         try Self.makeDirectory(directory)
