@@ -26,6 +26,16 @@ public struct HTTPResponse: Sendable, Equatable {
 public protocol HTTPTransporting: Sendable {
     /// Sends `request`; cancelling the calling task cancels the transfer.
     func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse
+
+    /// Sends `request`, telling `progress` (when given) how many bytes went up and came down.
+    func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse
+}
+
+extension HTTPTransporting {
+    /// Without its own progress support a transport just sends.
+    public func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse {
+        try await send(request)
+    }
 }
 
 /// The URLSession-backed transport.
