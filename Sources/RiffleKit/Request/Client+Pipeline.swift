@@ -16,7 +16,8 @@ extension Client {
             let envelope = envelopeRule(for: endpoint)
             let fetch = fetcher(for: endpoint, progress: progress)
             let cached: CachedResponse
-            if let cache = configuration.cache {
+            // Only reads are cached: a POST's answer describes that one call.
+            if let cache = configuration.cache, endpoint.method == .get {
                 // Checked inside the cache's call so an answer that fails is never stored.
                 let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
                     _ = try Self.decode(response, for: endpoint, envelope: envelope)

@@ -12,8 +12,11 @@
 public indirect enum JSONShape: Sendable, Equatable {
     /// Anything, including null.
     case any
+    /// A string.
     case string
+    /// A number.
     case number
+    /// `true` or `false`.
     case bool
     /// An array whose every element has this shape.
     case array(JSONShape)
