@@ -85,3 +85,29 @@ struct ClientCacheTests {
         #expect(cache.count == 0)
     }
 }
+
+@Suite("Client.updates: every answer a cache policy gives")
+struct ClientUpdatesTests {
+    @Test func updatesYieldTheCachedAnswerThenStop() async throws {
+        let server = try HTTPServer { _ in .json(#"{"n": 1}"#) }
+        let cache = InMemoryResponseCache()
+        let client = makeClient(server) { $0.cache = cache }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "/n"))
+        var sources: [CachedResponse.Source] = []
+        for try await reply in client.updates(Endpoint<JSONValue>(.get, "/n")) {
+            #expect(reply.value == ["n": 1])
+            sources.append(reply.source)
+        }
+        #expect(sources == [.cache])
+    }
+
+    @Test func withoutACacheUpdatesAreOneNetworkAnswer() async throws {
+        let server = try HTTPServer { _ in .json(#"{"n": 1}"#) }
+        var sources: [CachedResponse.Source] = []
+        for try await reply in makeClient(server).updates(Endpoint<JSONValue>(.get, "/n", cachePolicy: .returnCacheThenLoad)) {
+            sources.append(reply.source)
+        }
+        #expect(sources == [.network])
+        #expect(server.requestCount == 1)
+    }
+}
