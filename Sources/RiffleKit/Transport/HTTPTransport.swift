@@ -90,6 +90,10 @@ public final class URLSessionTransport: HTTPTransporting {
         } else {
             result = try await session.data(for: request, delegate: delegate)
         }
+        // Callbacks still queued on the session's serial delegate queue run before this operation.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            session.delegateQueue.addOperation { done.resume() }
+        }
         delegate.finish(uploaded: request.httpBody.map { Int64($0.count) }, downloaded: Int64(result.0.count))
         return result
     }
