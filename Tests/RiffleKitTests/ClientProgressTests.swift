@@ -16,8 +16,11 @@ struct ClientProgressTests {
         }
     }
 
-    static func checkRises(_ steps: [TransferProgress], to total: Int) {
-        #expect(steps.count > 1)
+    /// - Parameter minimumSteps: FoundationNetworking reports upload bytes from libcurl's throttled
+    ///   progress callback; on a loaded machine a loopback upload can finish between two callbacks, so
+    ///   uploads may show only the final total. Received data arrives in many chunks.
+    static func checkRises(_ steps: [TransferProgress], to total: Int, minimumSteps: Int) {
+        #expect(steps.count >= minimumSteps)
         #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.completed <= $1.completed })
         #expect(steps.last?.completed == Int64(total))
         #expect(steps.last?.expected == Int64(total))
@@ -31,7 +34,7 @@ struct ClientProgressTests {
         for await step in transfer.progress where step.direction == .upload { steps.append(step) }
         let reply = try await transfer.response
         #expect(reply.value == ["received": .number(String(Self.size))])
-        Self.checkRises(steps, to: Self.size)
+        Self.checkRises(steps, to: Self.size, minimumSteps: 1)
     }
 
     @Test func downloadProgressRisesToTheTotal() async throws {
@@ -41,6 +44,6 @@ struct ClientProgressTests {
         for await step in transfer.progress where step.direction == .download { steps.append(step) }
         let reply = try await transfer.response
         #expect(reply.value.count == Self.size)
-        Self.checkRises(steps, to: Self.size)
+        Self.checkRises(steps, to: Self.size, minimumSteps: 2)
     }
 }
