@@ -82,7 +82,7 @@ extension RiffleError {
         case .cancelled: self = .cancelled
         case .cannotConnectToHost:
             self = .cannotConnect(host: host, reason: "connection refused")
-        case .networkConnectionLost: self = .cannotConnect(host: host, reason: "connection lost")
+        case .networkConnectionLost: self = .cannotConnect(host: host, reason: Self.connectionLostReason)
         case .cannotFindHost, .dnsLookupFailed: self = .dnsFailure(host: url.host ?? host)
         case .notConnectedToInternet: self = .offline
         case .timedOut: self = .timedOut(host: host)
@@ -90,9 +90,22 @@ extension RiffleError {
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self = .tls(host: host, reason: "secure connection failed")
         case .badServerResponse: self = .cannotConnect(host: host, reason: "bad server response")
-        default: self = .transport(Self.oneLine(urlError.localizedDescription))
+        default:
+            // libcurl reports TLS and reset failures as code -1 with its own text, e.g.
+            // "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" (https to a plain port).
+            let text = Self.oneLine(urlError.localizedDescription)
+            if text.contains("SSL") || text.contains("TLS") {
+                self = .tls(host: host, reason: text)
+            } else if text.localizedCaseInsensitiveContains("connection reset") {
+                self = .cannotConnect(host: host, reason: Self.connectionLostReason)
+            } else {
+                self = .transport(text)
+            }
         }
     }
+
+    /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
+    public static let connectionLostReason = "connection lost"
 
     /// Collapses text to one printable line (error text may quote a server).
     static func oneLine(_ text: String, limit: Int = 120) -> String {

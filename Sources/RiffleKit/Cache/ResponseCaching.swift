@@ -63,7 +63,7 @@ public struct CachedResponse: Sendable, Equatable {
     public var differsFromCache: Bool
 
     /// Creates a value; the cache makes these, tests and fakes may too.
-    public init(response: HTTPResponse, source: Source, fetchedAt: Date, age: TimeInterval, differsFromCache: Bool = false) {
+    public init(response: HTTPResponse, source: Source, fetchedAt: Date = Date(), age: TimeInterval = 0, differsFromCache: Bool = false) {
         self.response = response
         self.source = source
         self.fetchedAt = fetchedAt

@@ -27,6 +27,16 @@ public struct HTTPResponse: Sendable, Equatable {
 public protocol HTTPTransporting: Sendable {
     /// Sends `request`; cancelling the calling task cancels the transfer.
     func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse
+
+    /// Sends `request`, telling `progress` (when given) how many bytes went up and came down.
+    func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse
+}
+
+extension HTTPTransporting {
+    /// Without its own progress support a transport just sends.
+    public func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse {
+        try await send(request)
+    }
 }
 
 /// The URLSession-backed transport.
@@ -62,9 +72,14 @@ public final class URLSessionTransport: HTTPTransporting {
     }
 
     public func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse {
+        try await send(request, progress: nil)
+    }
+
+    /// Sends `request`; with `progress`, a per-task delegate reports upload and download bytes.
+    public func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse {
         let url = request.url ?? URL(string: "about:blank")!
         do {
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await transfer(request, progress: progress)
             guard let http = response as? HTTPURLResponse else { throw RiffleError.transport("not an HTTP response from \(url.host ?? "")") }
             var headers: [String: String] = [:]
             for (key, value) in http.allHeaderFields {
@@ -75,5 +90,24 @@ public final class URLSessionTransport: HTTPTransporting {
             if Task.isCancelled { throw .cancelled }
             throw RiffleError(error, url: url)
         }
+    }
+
+    private func transfer(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws -> (Data, URLResponse) {
+        guard let progress else { return try await session.data(for: request) }
+        let delegate = ProgressDelegate(progress)
+        let result: (Data, URLResponse)
+        if let body = request.httpBody, !body.isEmpty {
+            var upload = request
+            upload.httpBody = nil
+            result = try await session.upload(for: upload, from: body, delegate: delegate)
+        } else {
+            result = try await session.data(for: request, delegate: delegate)
+        }
+        // Callbacks still queued on the session's serial delegate queue run before this operation.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            session.delegateQueue.addOperation { done.resume() }
+        }
+        delegate.finish(uploaded: request.httpBody.map { Int64($0.count) }, downloaded: Int64(result.0.count))
+        return result
     }
 }

@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends endpoints to an API and returns their decoded answers. Immutable and `Sendable`: make one per
+/// API, pass it where it is needed, and share it across tasks.
+///
+/// ```swift
+/// var configuration = Client.Configuration(baseURL: URL(string: "https://api.example.com")!)
+/// configuration.processors = [.queryItem("version", "1.0.0")]
+/// configuration.envelope = .okResult
+/// let client = Client(configuration)
+///
+/// let reply = try await client.send(Endpoint<[Repo]>(.get, "/repos", query: ["page": "2"]))
+/// print(reply.value.count, reply.status, reply.source)
+/// ```
+///
+/// Each `send` builds the request, runs the processors and plugins, fetches (through the cache when
+/// there is one, retrying transient failures), checks status, envelope and shape, then decodes.
+/// Cancelling the calling task cancels the transfer.
+public final class Client: Sendable {
+    /// Everything a client is built from.
+    public struct Configuration: Sendable {
+        /// Where `.primary` paths (and string-literal targets) go.
+        public var baseURL: URL
+        /// Where `.secondary` paths go, e.g. a fallback host; nil: such endpoints fail.
+        public var secondaryBaseURL: URL?
+        /// Applied to every request in order, unless an endpoint opts out.
+        public var processors: [RequestProcessor] = []
+        /// Unwraps enveloped answers; nil: the body is the payload.
+        public var envelope: EnvelopeRule?
+        /// Retries of transient failures.
+        public var retry = RetryPolicy()
+        /// Seconds an endpoint without its own timeout waits (whole seconds, at least 1).
+        public var timeout = 30
+        /// Headers on every request; processors and the endpoint's own headers come after.
+        public var headers: [String: String] = ["Accept": "application/json"]
+        /// The response cache; nil: every request goes to the network.
+        public var cache: (any ResponseCaching)?
+        /// Hooks around each request. Holds a `RequestLogPlugin` when `RIFFLE_LOG` names a file.
+        public var plugins: [any ClientPlugin]
+        /// How the client waits between retries; injectable so tests see the chosen delays.
+        public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+
+        /// A configuration for the API at `baseURL`.
+        public init(baseURL: URL, secondaryBaseURL: URL? = nil,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) {
+            self.baseURL = baseURL
+            self.secondaryBaseURL = secondaryBaseURL
+            self.plugins = RequestLogPlugin.fromEnvironment(environment).map { [$0] } ?? []
+        }
+    }
+
+    /// The configuration the client was built from.
+    public let configuration: Configuration
+    let transport: any HTTPTransporting
+
+    /// A client for `configuration`, sending through `transport` (by default an ephemeral URLSession).
+    public init(_ configuration: Configuration, transport: any HTTPTransporting = URLSessionTransport()) {
+        self.configuration = configuration
+        self.transport = transport
+    }
+
+    /// Sends `endpoint` and returns its decoded value with the response it came from.
+    /// - Throws: `RiffleError`; `.cancelled` when the calling task is cancelled.
+    public func send<Response>(_ endpoint: Endpoint<Response>) async throws(RiffleError) -> ClientResponse<Response> {
+        try await perform(endpoint, progress: nil)
+    }
+
+    /// The `URLRequest` `endpoint` becomes, processors applied.
+    public func request<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URLRequest {
+        let url = try url(for: endpoint)
+        var request = URLRequest(url: url)
+        request.httpMethod = endpoint.method.rawValue
+        request.timeoutInterval = TimeInterval(max(1, endpoint.timeout ?? configuration.timeout))
+        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body = endpoint.body {
+            request.httpBody = body.data
+            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in endpoint.headers { request.setValue(value, forHTTPHeaderField: name) }
+        if endpoint.processing == .clientProcessors {
+            for processor in configuration.processors { try processor.apply(&request) }
+        }
+        return request
+    }
+
+    private func url<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URL {
+        let base: URL
+        let path: String
+        switch endpoint.target {
+        case .url(let full):
+            return try Self.appending(endpoint.query, to: full)
+        case .primary(let p):
+            base = configuration.baseURL
+            path = p
+        case .secondary(let p):
+            guard let secondary = configuration.secondaryBaseURL else {
+                throw .transport("no secondary base URL configured for \(p)")
+            }
+            base = secondary
+            path = p
+        }
+        var text = base.absoluteString
+        if text.hasSuffix("/") { text.removeLast() }
+        text += path.isEmpty || path.hasPrefix("/") ? path : "/" + path
+        guard let url = URL(string: text) else { throw .transport("invalid URL: \(RiffleError.oneLine(text))") }
+        return try Self.appending(endpoint.query, to: url)
+    }
+
+    private static func appending(_ query: [URLQueryItem], to url: URL) throws(RiffleError) -> URL {
+        guard !query.isEmpty else { return url }
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw .transport("invalid URL: \(url.absoluteString)")
+        }
+        parts.queryItems = (parts.queryItems ?? []) + query
+        // URLComponents leaves "+" alone, which servers read as a space.
+        parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let result = parts.url else { throw .transport("invalid URL: \(url.absoluteString)") }
+        return result
+    }
+}

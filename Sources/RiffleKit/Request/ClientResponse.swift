@@ -1,0 +1,18 @@
+/// What `Client.send(_:)` returns: the decoded value and the response it came from.
+public struct ClientResponse<Value: Sendable>: Sendable {
+    /// The decoded payload.
+    public var value: Value
+    /// Status, headers and the raw bytes, as received (or as cached).
+    public var response: HTTPResponse
+    /// Whether it came from the network or the cache.
+    public var source: CachedResponse.Source
+
+    public init(value: Value, response: HTTPResponse, source: CachedResponse.Source) {
+        self.value = value
+        self.response = response
+        self.source = source
+    }
+
+    /// The HTTP status code.
+    public var status: Int { response.status }
+}

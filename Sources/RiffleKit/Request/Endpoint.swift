@@ -1,0 +1,129 @@
+import Foundation
+
+/// One call to an API: where it goes, what it sends, how its answer is checked, and the type the answer
+/// decodes to.
+///
+/// Define endpoints once, next to the types they return, and pass them to `Client.send(_:)`:
+///
+/// ```swift
+/// struct Repo: Decodable, Sendable { var name: String; var stars: Int }
+///
+/// extension Endpoint where Response == [Repo] {
+///     static func repos(of user: String) -> Self {
+///         Endpoint(.get, "/users/\(user)/repos", query: ["per_page": "30"],
+///                  shape: .array(.object(["name": .string, "stars": .number])))
+///     }
+/// }
+///
+/// let repos = try await client.send(.repos(of: "apple")).value
+/// ```
+public struct Endpoint<Response: Sendable>: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// Where the request goes.
+    public var target: Target
+    /// Query parameters, appended in order after any the target already has.
+    public var query: [URLQueryItem]
+    /// The body, if any; it sets `Content-Type` unless `headers` does.
+    public var body: RequestBody?
+    /// Header fields; these win over the body's `Content-Type` and the client's processors.
+    public var headers: [String: String]
+    /// Seconds to wait for an answer (whole seconds: FoundationNetworking truncates fractions);
+    /// nil: the client's default.
+    public var timeout: Int?
+    /// How the client's cache is used (ignored when the client has none).
+    public var cachePolicy: CachePolicy
+    /// How old a cached answer may be; nil: the cache's default.
+    public var maxAge: TimeInterval?
+    /// The JSON shape the payload must have; nil: anything.
+    public var shape: JSONShape?
+    /// Whether the client's request processors apply.
+    public var processing: Processing = .clientProcessors
+    /// Which envelope rule unwraps the answer.
+    public var envelope: EnvelopeUsage = .client
+    /// Whether transient failures are retried.
+    public var retry: RetryUsage = .whenIdempotent
+    /// Runs on the payload after the envelope is removed and the shape checked, before decoding.
+    public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
+    let decoding: Decoding<Response>
+
+    /// Where a request goes.
+    public enum Target: Sendable, Equatable, ExpressibleByStringLiteral {
+        /// A path against the client's primary base URL. A string literal means this.
+        case primary(String)
+        /// A path against the client's secondary base URL (e.g. a fallback host).
+        case secondary(String)
+        /// A full URL; the base URLs are not used.
+        case url(URL)
+
+        public init(stringLiteral path: String) { self = .primary(path) }
+    }
+
+    /// Whether the client's request processors apply to an endpoint.
+    public enum Processing: Sendable, Equatable {
+        /// Run them in order (the default).
+        case clientProcessors
+        /// Skip them, e.g. for a call to a third-party host that must not see the API key.
+        case none
+    }
+
+    /// Which envelope rule unwraps an endpoint's answer.
+    public enum EnvelopeUsage: Sendable {
+        /// The client's rule, if it has one (the default).
+        case client
+        /// None: the whole body is the payload.
+        case none
+        /// This rule instead of the client's.
+        case rule(EnvelopeRule)
+    }
+
+    /// Whether an endpoint's transient failures are retried.
+    public enum RetryUsage: Sendable, Equatable {
+        /// Retry when the method is idempotent: never for POST and PATCH (the default).
+        case whenIdempotent
+        /// Retry whatever the method, for a POST the server de-duplicates.
+        case always
+        /// Never retry.
+        case never
+    }
+
+    init(method: HTTPMethod, target: Target, query: [URLQueryItem], body: RequestBody?, headers: [String: String],
+         timeout: Int?, cachePolicy: CachePolicy, maxAge: TimeInterval?, shape: JSONShape?, decoding: Decoding<Response>) {
+        self.method = method
+        self.target = target
+        self.query = query
+        self.body = body
+        self.headers = headers
+        self.timeout = timeout
+        self.cachePolicy = cachePolicy
+        self.maxAge = maxAge
+        self.shape = shape
+        self.decoding = decoding
+    }
+
+    /// An endpoint whose payload is decoded by `decode`.
+    public init(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
+                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Int? = nil,
+                cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil, shape: JSONShape? = nil,
+                decode: @escaping @Sendable (JSONValue) throws(RiffleError) -> Response) {
+        self.init(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
+                  body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge,
+                  shape: shape, decoding: .json { payload, _ throws(RiffleError) in try decode(payload) })
+    }
+
+    /// A copy whose payload goes through `transform` before decoding, e.g. to take `count` out of it:
+    /// `.transformingPayload { $0["count"] ?? .null }`.
+    public func transformingPayload(_ transform: @escaping @Sendable (JSONValue) throws(RiffleError) -> JSONValue) -> Self {
+        var copy = self
+        copy.transform = transform
+        return copy
+    }
+}
+
+/// How an endpoint turns an answer into its response type.
+enum Decoding<Response: Sendable>: Sendable {
+    /// From the JSON payload; the `Data` is the payload's exact bytes when it is the whole body.
+    case json(@Sendable (JSONValue, Data?) throws(RiffleError) -> Response)
+    /// From the raw body, with no JSON parsing, envelope or shape.
+    case raw(@Sendable (Data) throws(RiffleError) -> Response)
+}

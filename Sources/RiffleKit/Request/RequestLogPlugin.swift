@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Appends one line per request to a file: method, URL without credentials, status (or the error),
+/// bytes, milliseconds and whether the answer came from the cache or the network.
+///
+/// ```
+/// GET https://api.example.com/items?page=2 200 5120B 84ms network
+/// ```
+///
+/// `Client.Configuration` adds one by default when `RIFFLE_LOG` names a file.
+public final class RequestLogPlugin: ClientPlugin {
+    private let path: String
+    // Serialises appends so lines from concurrent requests never interleave.
+    private let lock = Mutex(())
+
+    /// Logs to the file at `path`, creating it if needed.
+    public init(path: String) { self.path = path }
+
+    /// A plugin logging to `$RIFFLE_LOG`, or nil when it is unset or empty.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> RequestLogPlugin? {
+        guard let path = environment["RIFFLE_LOG"], !path.isEmpty else { return nil }
+        return RequestLogPlugin(path: path)
+    }
+
+    public func didReceive(_ response: CachedResponse, for request: URLRequest, duration: Duration) {
+        let source = response.source == .network ? "network" : "cache"
+        write(request, outcome: "\(response.response.status) \(response.response.body.count)B", duration: duration, source: source)
+    }
+
+    public func didFail(_ error: RiffleError, for request: URLRequest, duration: Duration) {
+        write(request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
+    }
+
+    private func write(_ request: URLRequest, outcome: String, duration: Duration, source: String) {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let line = "\(request.httpMethod ?? "GET") \(Self.redacted(request.url)) \(outcome) \(ms)ms \(source)\n"
+        lock.withLock { _ in
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            defer { try? handle.close() }
+            _ = try? handle.seekToEnd()
+            try? handle.write(contentsOf: Data(line.utf8))
+        }
+    }
+
+    /// The URL without user and password.
+    static func redacted(_ url: URL?) -> String {
+        guard let url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "-" }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? "-"
+    }
+}
