@@ -13,6 +13,7 @@ enum BrowseCommand {
         }
         let firstPage = try arguments.integer("--first-page", minimum: 0)
         let demoFailPage = try arguments.integer("--demo-fail", minimum: 1)
+        let maxAge = try arguments.integer("--max-age", minimum: 0)
         let themeName = try arguments.choice("--theme", in: ThemeFile.names)
         var feed: Feed?
         if let feedArgument = arguments.positionals.first {
@@ -46,7 +47,7 @@ enum BrowseCommand {
         let theme: Theme
         do { theme = try ThemeFile.load(noColor ? "mono" : themeName ?? "dark") } catch { fail("\(error)", status: 1) }
         let screen = NcursesScreen(theme: theme, colors: !noColor)
-        let status = BrowserLoop(screen: screen, loader: loader, title: feed.name).run()
+        let status = BrowserLoop(screen: screen, loader: loader, title: feed.name, maxAge: maxAge).run()
         screen.close()
         return status
     }

@@ -10,6 +10,8 @@ struct BrowserLoop {
     let screen: NcursesScreen
     let loader: PageLoader
     let title: String
+    /// `--max-age`: stored pages older than this are fetched again.
+    var maxAge: Int?
 
     /// Results of finished effects, waiting for the loop.
     final class Mailbox: Sendable {
@@ -53,7 +55,9 @@ struct BrowserLoop {
     /// actor and the mailbox. The load still runs, and if the cache finds the page stale its
     /// revalidated (or refetched) copy replaces this one when it arrives.
     private func answerFromDisk(_ effect: Effect) -> Action? {
-        guard case .load(let page, .returnCacheElseLoad) = effect, let cached = loader.peekCachedPage(page) else { return nil }
+        guard case .load(let page, .returnCacheElseLoad) = effect,
+              MaxAge.policy(for: page, requested: .returnCacheElseLoad, maxAge: maxAge, store: loader.store) == .returnCacheElseLoad,
+              let cached = loader.peekCachedPage(page) else { return nil }
         return .pageLoaded(cached)
     }
 
@@ -61,7 +65,8 @@ struct BrowserLoop {
     /// and a cursor feed's page N needs page N-1's fresh answer first).
     private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState, reloads: inout Task<Void, Never>?) {
         switch effect {
-        case .load(let page, let policy):
+        case .load(let page, let requested):
+            let policy = MaxAge.policy(for: page, requested: requested, maxAge: maxAge, store: loader.store)
             let previous = policy == .reloadIgnoringCache ? reloads : nil
             let task = Task { [loader] in
                 await previous?.value

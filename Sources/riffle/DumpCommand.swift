@@ -13,7 +13,7 @@ enum DumpCommand {
     }
 
     /// Runs the command; returns 0 when every page arrived, 1 when some failed.
-    /// - Parameter started: the earliest moment the process recorded (see DECISIONS-dump.md).
+    /// - Parameter started: the earliest moment the process recorded (see DECISIONS.md).
     static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
         let options = try DumpOptions(arguments)
         let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
@@ -34,7 +34,7 @@ enum DumpCommand {
             var unasked = options.pages.makeIterator()
             func askNext() {
                 guard let number = unasked.next() else { return }
-                let policy = policy(for: number, options: options, store: loader.store)
+                let policy = MaxAge.policy(for: number, requested: options.policy, maxAge: options.maxAge, store: loader.store)
                 group.addTask {
                     let start = ContinuousClock.now
                     let result: Result<Page, RiffleError>
@@ -69,15 +69,6 @@ enum DumpCommand {
         report.summary(pages: options.pages.count, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1
-    }
-
-    /// The cache policy for one page. `--max-age` is the user's limit on age, like a request's
-    /// `Cache-Control: max-age`: a stored page older than that is fetched again even when the server
-    /// said it would stay fresh longer. Without it the cache's own freshness rules apply.
-    static func policy(for number: Int, options: DumpOptions, store: PageStore) -> CachePolicy {
-        guard options.policy == .returnCacheElseLoad, let maxAge = options.maxAge else { return options.policy }
-        guard let fetchedAt = store.read(number)?.metadata?.fetchedAt else { return options.policy }
-        return Date().timeIntervalSince(fetchedAt) > Double(maxAge) ? .reloadIgnoringCache : options.policy
     }
 
     private static func write(_ text: String) {

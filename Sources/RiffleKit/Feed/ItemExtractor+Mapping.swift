@@ -4,7 +4,7 @@ extension ItemExtractor {
     /// - Parameters:
     ///   - itemPath: a dotted path to the item array; nil finds it automatically. An empty array at the path
     ///     is an empty page (the end of the feed); found automatically, only a top-level `[]` is, because an
-    ///     object whose only arrays are empty is as likely an error answer (see DECISIONS-feeds.md).
+    ///     object whose only arrays are empty is as likely an error answer (see DECISIONS.md).
     ///   - fields: which fields to show; unmapped parts are guessed as `item(from:)` does.
     /// - Throws: `RiffleError.noItems` with the top-level keys when there is no item array.
     public static func items(in document: JSONValue, itemPath: String?, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
