@@ -65,12 +65,12 @@ enum CacheCommand {
 
     static func jsonInfo(root: URL, feeds: [CacheInventory.FeedUsage]) -> String {
         var text = "{\"path\":"
-        JSONText.appendString(root.path, to: &text)
+        JSONWriter.writeString(root.path, into: &text)
         text += ",\"bytes\":\(feeds.reduce(0) { $0 + $1.bytes }),\"pages\":\(feeds.reduce(0) { $0 + $1.pages }),\"feeds\":["
         for (i, feed) in feeds.enumerated() {
             if i > 0 { text += "," }
             text += "{\"id\":\"\(feed.id)\",\"url\":"
-            if let url = feed.url { JSONText.appendString(url, to: &text) } else { text += "null" }
+            if let url = feed.url { JSONWriter.writeString(url, into: &text) } else { text += "null" }
             text += ",\"pages\":\(feed.pages),\"bytes\":\(feed.bytes)}"
         }
         return text + "]}\n"

@@ -35,13 +35,13 @@ struct DumpOutput {
                 text = "{"
                 for (i, name) in fields.enumerated() {
                     if i > 0 { text += "," }
-                    JSONText.append(.string(name), to: &text)
+                    JSONWriter.writeString(name, into: &text)
                     text += ":"
-                    JSONText.append(value(item, field: i) ?? .null, to: &text)
+                    JSONWriter.write(value(item, field: i) ?? .null, into: &text)
                 }
                 text += "}"
             } else {
-                JSONText.append(item.fields, to: &text)
+                JSONWriter.write(item.fields, into: &text)
             }
             if format == .jsonl { return text + "\n" }
             return (itemsWritten == 0 ? "\n  " : ",\n  ") + text
@@ -68,78 +68,12 @@ struct DumpOutput {
         case nil, .null?: return ""
         case .object?, .array?:
             text = ""
-            JSONText.append(value!, to: &text)
+            JSONWriter.write(value!, into: &text)
         case let scalar?: text = scalar.scalarText ?? ""
         }
         if text.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
             text = String(text.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
         }
         return text
-    }
-}
-
-/// Compact JSON text of a `JSONValue` (numbers exactly as received, keys in document order).
-enum JSONText {
-    static func append(_ value: JSONValue, to out: inout String) {
-        switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
-        case .string(let s): appendString(s, to: &out)
-        case .array(let elements):
-            out += "["
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out += "," }
-                append(element, to: &out)
-            }
-            out += "]"
-        case .object(let object):
-            out += "{"
-            for (i, member) in object.members.enumerated() {
-                if i > 0 { out += "," }
-                appendString(member.key, to: &out)
-                out += ":"
-                append(member.value, to: &out)
-            }
-            out += "}"
-        }
-    }
-
-    static func appendString(_ s: String, to out: inout String) {
-        var text = s
-        // Byte-wise: per-scalar appends made `dump` of long bodies take 70 µs an item.
-        text.withUTF8 { bytes in
-            let plain = !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
-            if plain {
-                out += "\""
-                out += s
-                out += "\""
-                return
-            }
-            var escaped: [UInt8] = [0x22]
-            escaped.reserveCapacity(bytes.count + 16)
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                switch b {
-                case 0x22: escaped += [0x5C, 0x22]
-                case 0x5C: escaped += [0x5C, 0x5C]
-                case 0x0A: escaped += [0x5C, 0x6E]
-                case 0x0D: escaped += [0x5C, 0x72]
-                case 0x09: escaped += [0x5C, 0x74]
-                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                    // U+2028/9 escaped too, as some JavaScript readers choke on them.
-                    escaped += Array("\\u202\(bytes[i + 2] == 0xA8 ? "8" : "9")".utf8)
-                    i += 2
-                case _ where b < 0x20 || b == 0x7F:
-                    let hex = String(b, radix: 16)
-                    escaped += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-                default: escaped.append(b)
-                }
-                i += 1
-            }
-            escaped.append(0x22)
-            out += String(decoding: escaped, as: UTF8.self)
-        }
     }
 }

@@ -30,7 +30,7 @@ final class DumpReport {
             lines += "riffle: page \(outcome.number): \(error.description)\n"
             if timings {
                 var message = ""
-                JSONText.appendString(error.description, to: &message)
+                JSONWriter.writeString(error.description, into: &message)
                 lines += "{\"page\": \(outcome.number), \"error\": \(message), \"ms\": \(ms)}\n"
             }
         }
