@@ -140,8 +140,6 @@ public actor PageLoader {
             // Without N-1's metadata its next URL is unknown, even when its body is on disk: fetch it again.
             if store.readMetadata(number - 1) == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
         }
-        await acquireSlot()
-        defer { releaseSlot() }
         guard let url = pageURL(number) else { return endPage(number) }
         return try await performFetch(number, url: url, policy: policy)
     }
@@ -154,8 +152,18 @@ public actor PageLoader {
             for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: effectiveMaxAge,
             location: pageLocation(number), validate: { response throws(RiffleError) in try validate(response.body) },
             fetch: { request throws(RiffleError) in
+                // Only the transfer waits its turn: parsing and writing the previous page overlap
+                // with the next request, so a serial load costs the server's latency, not more.
+                await self.acquireSlot()
                 await self.countRequest()
-                return try await transport.send(request)
+                do throws(RiffleError) {
+                    let response = try await transport.send(request)
+                    await self.releaseSlot()
+                    return response
+                } catch {
+                    await self.releaseSlot()
+                    throw error
+                }
             })
         let document = try Self.document(value.response.body)
         let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document)
