@@ -23,9 +23,18 @@ extension PageLoader {
     /// The feed's own max age, else the configuration's; the server's headers override both.
     nonisolated var effectiveMaxAge: TimeInterval? { feed.maxAge ?? configuration.maxAge }
 
+    /// Whether reading a page needs the full `JSONValue` tree: a configured feed (item path, field
+    /// mapping, envelope, `hasMore`) or a cursor read from the body. Other feeds take the lazy
+    /// `JSONDocument`, which is several times faster.
+    nonisolated var needsDocument: Bool {
+        if case .cursor = feed.pagination.style { return true }
+        return feed.itemPath != nil || !feed.fields.isEmpty || feed.pagination.hasMorePath != nil || feed.envelope != nil
+    }
+
     /// What a body must pass to be stored: JSON, no failure envelope, an item array where the feed says.
     nonisolated var validator: @Sendable (Data) throws(RiffleError) -> Void {
         let feed = feed
+        guard needsDocument else { return { body throws(RiffleError) in _ = try ItemExtractor.items(in: body) } }
         return { body throws(RiffleError) in
             let document = try PageLoader.document(body)
             if let failure = feed.envelope?.failure(in: document) { throw failure }
@@ -44,7 +53,7 @@ extension PageLoader {
     /// fraction of the time a full `JSONValue` tree takes. Configured feeds take the full tree.
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) throws(RiffleError) -> Page {
-        guard feed.itemPath == nil, feed.fields.isEmpty, feed.pagination.hasMorePath == nil else {
+        guard !needsDocument else {
             return try page(number, document: Self.document(data), data: data, source: source, fetchedAt: fetchedAt,
                             status: status, next: next, known: known)
         }

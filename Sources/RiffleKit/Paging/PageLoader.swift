@@ -165,7 +165,7 @@ public actor PageLoader {
                     throw error
                 }
             })
-        let document = try Self.document(value.response.body)
+        let document = needsDocument ? try Self.document(value.response.body) : JSONValue.null
         let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document)
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
@@ -173,8 +173,8 @@ public actor PageLoader {
                                               next: next?.absoluteString)
             store.writeMetadata(number, metadata)
         }
-        return try page(number, document: document, data: value.response.body, source: Self.source(value.source),
-                        fetchedAt: value.fetchedAt, status: value.response.status, next: next?.absoluteString, known: true)
+        return try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
+                        status: value.response.status, next: next?.absoluteString, known: true)
     }
 
     private func countRequest() { requestCount += 1 }
