@@ -102,3 +102,27 @@ struct ColourEndToEndTests {
         #expect(dark.contains("36m"), "the dark theme's cyan header")
     }
 }
+
+@Suite("riffle never leaves a raw terminal", .serialized, .enabled(if: TmuxSession.isAvailable))
+struct RestoreEndToEndTests {
+    @Test(arguments: ["INT", "TERM", "SEGV"])
+    func theTerminalIsRestoredAfterASignal(signal: String) throws {
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        // A shell in the pane, so the terminal's modes after riffle can be read back with stty.
+        let session = try TmuxSession(command: ["bash", "--norc", "--noprofile"], environment: ["LANG": "C.UTF-8", "PS1": "$ "])
+        try session.send("\(RiffleBinary.url.path) --cache-dir \(cache.path)", "Enter")
+        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+
+        _ = try Spawn.run(["/usr/bin/pkill", "-\(signal)", "-f", cache.lastPathComponent], environment: [:])
+        // riffle has left the alternate screen: the shell's screen (with the command line) is back.
+        #expect(session.waitUntil { !session.screen().contains("30 items") }, "\(session.screen())")
+        try session.send("clear; stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon -e -echo -e -icanon; echo DONE-$((40+2))", "Enter")
+
+        #expect(session.waitUntil { session.screen().contains("DONE-42") }, "\(session.screen())")
+        let lines = session.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("echo") && lines.contains("icanon"), "line editing and echo are back:\n\(lines)")
+        #expect(!lines.contains("-echo") && !lines.contains("-icanon"))
+        #expect(!session.screen().contains("30 items"), "the alternate screen was left")
+    }
+}
