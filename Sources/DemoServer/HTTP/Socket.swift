@@ -98,4 +98,12 @@ enum Socket {
 extension Socket {
     /// Sleeps without a descriptor; used where a poll on the connection would return immediately.
     static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
+
+    /// Sleeps for `duration` with nanosecond resolution.
+    static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
 }

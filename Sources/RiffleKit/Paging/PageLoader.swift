@@ -144,7 +144,8 @@ public actor PageLoader {
         return try await performFetch(number, url: url, policy: policy)
     }
 
-    private func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
+    // Nonisolated: parsing and the metadata write run beside the next transfer, not in its way on the actor.
+    private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
         let request = try pageRequest(url: url)
         let transport = transport
         let validate = validator
