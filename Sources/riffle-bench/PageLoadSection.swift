@@ -1,5 +1,8 @@
 import DemoServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import RiffleKit
 
 /// Pages through `PageLoader` against the demo server: cold loads at two concurrencies, warm loads
@@ -34,6 +37,21 @@ struct PageLoadSection {
         server.latency = latency
         table.add("cold load, concurrency 1, no latency", String(format: "%.0f pages/s", Double(pages) / overhead),
                   String(format: "%.2f ms a page: request, parse, two atomic writes", overhead * 1000 / Double(pages)))
+        // The transfers alone, one after another, through the same transport and no cache: what the
+        // HTTP client costs beyond the server's wait.
+        for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
+            server.latency = wait
+            let transport = URLSessionTransport()
+            let start = ContinuousClock.now
+            for number in 1...pages {
+                let response = try await transport.send(URLRequest(url: feed.url(forPage: number)))
+                precondition(response.status == 200)
+            }
+            let seconds = micros(start.duration(to: .now)) / 1e6
+            table.add("transfers alone (URLSession), \(label)", String(format: "%.0f pages/s", Double(pages) / seconds),
+                      String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
+        }
+        server.latency = latency
         guard let warmDirectory else { return }
         defer { try? FileManager.default.removeItem(at: warmDirectory) }
 
