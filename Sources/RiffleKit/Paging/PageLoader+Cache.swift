@@ -15,10 +15,6 @@ extension PageLoader {
         return request
     }
 
-    /// Where page `number` was fetched from (its own metadata), else where it would be fetched from.
-    nonisolated func knownURL(_ number: Int) -> URL? {
-        store.readMetadata(number).flatMap { URL(string: $0.url) } ?? pageURL(number)
-    }
 
     /// The feed's own max age, else the configuration's; the server's headers override both.
     nonisolated var effectiveMaxAge: TimeInterval? { feed.maxAge ?? configuration.maxAge }
@@ -81,14 +77,16 @@ extension PageLoader {
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
     func storedPage(_ number: Int) async -> Page? {
-        guard let url = knownURL(number), let request = try? pageRequest(url: url) else { return nil }
+        // Read once: where the page was fetched from (else where it would be), and its next link.
+        let metadata = store.readMetadata(number)
+        guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
+              let request = try? pageRequest(url: url) else { return nil }
         var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
         if value == nil, await adoptUnindexedPage(number, request: request) {
             value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
         }
         guard let value else { return nil }
         do {
-            let metadata = store.readMetadata(number)
             return try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
                             status: value.response.status, next: metadata?.next, known: metadata != nil)
         } catch {

@@ -166,13 +166,20 @@ public actor PageLoader {
                     throw error
                 }
             })
-        let document = needsDocument ? try Self.document(value.response.body) : JSONValue.null
-        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document)
+        // Configured feeds need the whole tree (cursor, item path, envelope): parse it once, here.
+        // (Not a `? :` with `nil`: JSONValue is nil-literal expressible, which would make it `.null`.)
+        var document: JSONValue?
+        if needsDocument { document = try Self.document(value.response.body) }
+        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document ?? .null)
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
                                               etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
                                               next: next?.absoluteString)
             store.writeMetadata(number, metadata)
+        }
+        if let document {
+            return try page(number, document: document, data: value.response.body, source: Self.source(value.source),
+                            fetchedAt: value.fetchedAt, status: value.response.status, next: next?.absoluteString, known: true)
         }
         return try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
                         status: value.response.status, next: next?.absoluteString, known: true)
