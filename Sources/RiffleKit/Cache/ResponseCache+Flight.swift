@@ -10,6 +10,8 @@ extension ResponseCache {
         var request: URLRequest
         var maxAge: TimeInterval?
         var location: BodyLocation
+        /// Whether `validate` parses the body as JSON itself (PageLoader's does).
+        var checksJSON: Bool
         var validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void
         var fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse
     }
@@ -115,12 +117,9 @@ extension ResponseCache {
         guard (200...299).contains(response.status) else {
             return .failure(.httpStatus(code: response.status, excerpt: PageLoader.excerpt(response.body)))
         }
-        do {
-            try Self.checkContent(response)
-            try transfer.validate(response)
-        } catch {
-            return .failure(error)
-        }
+        // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
+        if let failure = await Self.check(response, transfer) { return .failure(failure) }
+        if Task.isCancelled { return .failure(.cancelled) }
         if freshness.storable {
             var feed: String?
             if case .page(_, let feedID) = transfer.location { feed = feedID }
@@ -135,6 +134,17 @@ extension ResponseCache {
             }
         }
         return .success(CachedResponse(response: response, source: .network, fetchedAt: now, age: 0))
+    }
+
+    /// The content check and the caller's validation, off the actor; the error, or nil when the body may be stored.
+    private nonisolated static func check(_ response: HTTPResponse, _ transfer: Transfer) async -> RiffleError? {
+        do throws(RiffleError) {
+            if !transfer.checksJSON { try checkContent(response) }
+            try transfer.validate(response)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Only a body that matches its declared type is stored: JSON (or no type at all) must parse.

@@ -71,7 +71,9 @@ public actor ResponseCache: ResponseCaching {
     }
 
     /// As the public entry point, with the body kept at `location` (pages keep their `feed_<page>.json`).
+    /// `checksJSON`: `validate` parses the body itself, so the cache does not parse it a second time.
     func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?, location: BodyLocation,
+                  checksJSON: Bool = false,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
@@ -79,7 +81,8 @@ public actor ResponseCache: ResponseCaching {
         let url = request.url ?? URL(string: "about:blank")!
         let now = clock()
         let cached = entry(for: key, request: request, now: now)
-        let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, validate: validate, fetch: fetch)
+        let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
+                                validate: validate, fetch: fetch)
         switch policy {
         case .returnCacheDontLoad:
             guard let cached else { throw .notCached }

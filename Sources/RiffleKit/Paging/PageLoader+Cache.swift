@@ -27,15 +27,20 @@ extension PageLoader {
         return feed.itemPath != nil || !feed.fields.isEmpty || feed.pagination.hasMorePath != nil || feed.envelope != nil
     }
 
-    /// What a body must pass to be stored: JSON, no failure envelope, an item array where the feed says.
-    nonisolated var validator: @Sendable (Data) throws(RiffleError) -> Void {
-        let feed = feed
-        guard needsDocument else { return { body throws(RiffleError) in _ = try ItemExtractor.items(in: body) } }
-        return { body throws(RiffleError) in
-            let document = try PageLoader.document(body)
-            if let failure = feed.envelope?.failure(in: document) { throw failure }
-            _ = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
-        }
+    /// A page body read once: its items and, for configured feeds, the whole tree (cursor, `hasMore`).
+    struct ParsedBody: Sendable {
+        var items: [Item]
+        var document: JSONValue?
+    }
+
+    /// Reads a body the way this feed needs: configured feeds (item path, field mapping, envelope,
+    /// `hasMore`, cursor) take the full tree; the others the lazy `JSONDocument`, several times faster.
+    /// Throws for what must never be stored: not JSON, a failure envelope, no item array.
+    nonisolated func parse(_ body: Data) throws(RiffleError) -> ParsedBody {
+        guard needsDocument else { return ParsedBody(items: try ItemExtractor.items(in: body), document: nil) }
+        let document = try Self.document(body)
+        if let failure = feed.envelope?.failure(in: document) { throw failure }
+        return ParsedBody(items: try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields), document: document)
     }
 
     /// A page from its bytes, parsed once.
@@ -44,25 +49,17 @@ extension PageLoader {
                  status: metadata?.status ?? 200, next: metadata?.next, known: metadata != nil)
     }
 
-    /// A page from its bytes. Feeds found without configuration (most of them) are read through the
-    /// lazy `JSONDocument`, which decodes only what the list shows: a cached page is on screen in a
-    /// fraction of the time a full `JSONValue` tree takes. Configured feeds take the full tree.
+    /// A page from its bytes.
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) throws(RiffleError) -> Page {
-        guard !needsDocument else {
-            return try page(number, document: Self.document(data), data: data, source: source, fetchedAt: fetchedAt,
-                            status: status, next: next, known: known)
-        }
-        let items = try ItemExtractor.items(in: data)
-        return Page(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-                    isLastPage: items.isEmpty || (feed.pagination.isSequential && known && next == nil))
+        page(number, parsed: try parse(data), data: data, source: source, fetchedAt: fetchedAt, status: status, next: next, known: known)
     }
 
-    nonisolated func page(_ number: Int, document: JSONValue, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
-                          next: String?, known: Bool) throws(RiffleError) -> Page {
-        let items = try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields)
-        return Page(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-                    isLastPage: isLast(items: items, document: document, next: next, known: known))
+    /// A page from a body already read.
+    nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
+                          next: String?, known: Bool) -> Page {
+        Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
+             isLastPage: isLast(items: parsed.items, document: parsed.document ?? .null, next: next, known: known))
     }
 
     static func document(_ body: Data) throws(RiffleError) -> JSONValue {

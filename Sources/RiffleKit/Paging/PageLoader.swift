@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -148,10 +149,16 @@ public actor PageLoader {
     private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
         let request = try pageRequest(url: url)
         let transport = transport
-        let validate = validator
+        // The body is read once: the cache's validation step keeps what it parsed here, and the page
+        // is made from it (a 304 or a joined transfer finds nothing kept and parses the stored body).
+        let kept = Mutex<(body: Data, parsed: ParsedBody)?>(nil)
         let value = try await cache.response(
             for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: effectiveMaxAge,
-            location: pageLocation(number), validate: { response throws(RiffleError) in try validate(response.body) },
+            location: pageLocation(number), checksJSON: true,
+            validate: { response throws(RiffleError) in
+                let parsed = try self.parse(response.body)
+                kept.withLock { $0 = (response.body, parsed) }
+            },
             fetch: { request throws(RiffleError) in
                 // Only the transfer waits its turn: parsing and writing the previous page overlap
                 // with the next request, so a serial load costs the server's latency, not more.
@@ -166,23 +173,20 @@ public actor PageLoader {
                     throw error
                 }
             })
-        // Configured feeds need the whole tree (cursor, item path, envelope): parse it once, here.
-        // (Not a `? :` with `nil`: JSONValue is nil-literal expressible, which would make it `.null`.)
-        var document: JSONValue?
-        if needsDocument { document = try Self.document(value.response.body) }
-        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: document ?? .null)
+        let body = value.response.body
+        let parsed = try kept.withLock { kept throws(RiffleError) -> ParsedBody in
+            if let kept, kept.body == body { return kept.parsed }
+            return try parse(body)
+        }
+        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document ?? .null)
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
                                               etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
                                               next: next?.absoluteString)
             store.writeMetadata(number, metadata)
         }
-        if let document {
-            return try page(number, document: document, data: value.response.body, source: Self.source(value.source),
-                            fetchedAt: value.fetchedAt, status: value.response.status, next: next?.absoluteString, known: true)
-        }
-        return try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
-                        status: value.response.status, next: next?.absoluteString, known: true)
+        return page(number, parsed: parsed, data: body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
+                    status: value.response.status, next: next?.absoluteString, known: true)
     }
 
     private func countRequest() { requestCount += 1 }
