@@ -127,6 +127,18 @@ struct PageLoaderTests {
         }
     }
 
+    @Test func pageFilesArePrivateAndNoTemporaryFileIsLeft() async throws {
+        _ = try await loader.load(1)
+        _ = try await loader.load(1, policy: .reloadIgnoringCache)  // replaced in place
+        for file in [loader.store.bodyURL(1), loader.store.metadataURL(1)] {
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file.lastPathComponent)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: loader.store.directory.path).sorted()
+        #expect(names == ["feed_1.json", "feed_1.meta.json"])
+        #expect(loader.store.readMetadata(1)?.url == server.template.replacingOccurrences(of: "{page}", with: "1"))
+    }
+
     @Test func connectionRefusedIsAClearError() async throws {
         let closed = try Feed(template: "http://127.0.0.1:9/page/{page}")
         let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: URLSessionTransport())

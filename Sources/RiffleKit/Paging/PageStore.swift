@@ -3,8 +3,9 @@ import Foundation
 /// The pages of one feed on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact bytes the
 /// server sent and `feed_<page>.meta.json` what Riffle knows about them.
 ///
-/// Files are written atomically (a temporary file in the same folder, fsync, rename), so a crash
-/// leaves either the old file or the new one. Folders are created with mode 0700.
+/// Files are written atomically (a temporary file in the same folder, renamed over the old one; see
+/// `AtomicFile`), so a crash leaves either the old file or the new one. Folders are created with mode
+/// 0700 and files with 0600.
 public struct PageStore: Sendable {
     /// What Riffle keeps beside each page. Times are Riffle's own: on Linux a file's "creation date"
     /// is really its last status change.
@@ -57,15 +58,8 @@ public struct PageStore: Sendable {
     /// Replaces `page` with `data`, atomically.
     public func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
         try Self.makeDirectory(directory)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            try data.write(to: bodyURL(page), options: .atomic)
-            try encoder.encode(metadata).write(to: metadataURL(page), options: .atomic)
-        } catch {
-            throw .storage(path: bodyURL(page).path, reason: RiffleError.oneLine(error.localizedDescription))
-        }
+        try AtomicFile.write(data, to: bodyURL(page))
+        try AtomicFile.write(Self.encodeMetadata(metadata), to: metadataURL(page))
     }
 
     /// Removes `page` (used when a stored file turns out to be corrupt).
@@ -91,6 +85,24 @@ public struct PageStore: Sendable {
         } catch {
             throw .storage(path: url.path, reason: RiffleError.oneLine(error.localizedDescription))
         }
+    }
+
+    /// Metadata as one line of JSON, keys sorted (JSONEncoder costs more than writing the file).
+    static func encodeMetadata(_ metadata: Metadata) -> Data {
+        var out = "{"
+        func member(_ key: String, _ text: String?, quoted: Bool = true) {
+            guard let text else { return }
+            if out.count > 1 { out += "," }
+            out += "\"\(key)\":"
+            if quoted { JSONWriter.writeString(text, into: &out) } else { out += text }
+        }
+        member("etag", metadata.etag)
+        member("fetchedAt", "\(metadata.fetchedAt.timeIntervalSince1970)", quoted: false)
+        member("lastModified", metadata.lastModified)
+        member("next", metadata.next)
+        member("status", "\(metadata.status)", quoted: false)
+        member("url", metadata.url)
+        return Data((out + "}").utf8)
     }
 
     // Metadata is read on every disk hit: use the fast parser rather than JSONDecoder.

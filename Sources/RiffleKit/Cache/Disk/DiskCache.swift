@@ -68,9 +68,7 @@ final class DiskCache {
         if let path, writeBody {
             let url = root.appendingPathComponent(path)
             try PageStore.makeDirectory(url.deletingLastPathComponent())
-            do { try entry.body.write(to: url, options: .atomic) } catch {
-                throw .storage(path: url.path, reason: RiffleError.oneLine(error.localizedDescription))
-            }
+            try AtomicFile.write(entry.body, to: url)
         }
         let safeHeaders = entry.headers.filter { !CacheEntry.privateHeaders.contains($0.key) }
         let headerText = (try? JSONSerialization.data(withJSONObject: safeHeaders, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
