@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer", "RiffleAssets"],
                           exclude: ["StaticLink"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-L\(staticLink)"], .when(configuration: .release))]),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie", "-Xlinker", "-L\(staticLink)"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
         .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer"], resources: [.copy("Fixtures")]),
