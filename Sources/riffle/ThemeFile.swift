@@ -40,9 +40,14 @@ enum ThemeFile {
 }
 
 extension Style.Role {
+    /// The role a theme file names. A table rather than `"\(role)"`: describing an enum case goes
+    /// through runtime reflection, which cost a millisecond of start-up before the first frame.
     init?(name: String) {
-        let all: [Style.Role] = [.normal, .header, .selection, .dim, .accent, .status, .toast, .error, .placeholder]
-        guard let role = all.first(where: { "\($0)" == name }) else { return nil }
+        let roles: [String: Style.Role] = [
+            "normal": .normal, "header": .header, "selection": .selection, "dim": .dim, "accent": .accent,
+            "status": .status, "toast": .toast, "error": .error, "placeholder": .placeholder,
+        ]
+        guard let role = roles[name] else { return nil }
         self = role
     }
 }
