@@ -72,6 +72,10 @@ import Testing
             Array("\\\"".utf8), Array("\\\\".utf8), Array("\\u00e9".utf8), Array("\\uD83D\\uDE00".utf8), Array("\\uD83D".utf8),
             Array("\\u12".utf8), Array("\\x".utf8), Array("é".utf8), Array("東".utf8), Array("😀".utf8), [0xC3], [0xE6, 0x9D],
             [0xED, 0xA0, 0x80], [0x01], [0x7F], Array("\\".utf8), Array("#".utf8), [0x22, 0x23],
+            // \u digits are checked four at a time: every edge of the hex ranges and of the surrogates.
+            Array("\\uABCF".utf8), Array("\\uabcf".utf8), Array("\\u09Aa".utf8), Array("\\uD7FF".utf8), Array("\\uE000".utf8),
+            Array("\\uDC00".utf8), Array("\\udbff\\udfff".utf8), Array("\\u/000".utf8), Array("\\u0:00".utf8), Array("\\u00@0".utf8),
+            Array("\\u000G".utf8), Array("\\u`000".utf8), Array("\\u0g00".utf8), Array("\\u00\u{7F}0".utf8), [0x5C, 0x75, 0x30, 0xB0, 0x30, 0x30],
         ]
         for offset in 0..<17 {
             for piece in pieces {

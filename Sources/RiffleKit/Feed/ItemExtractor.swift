@@ -149,7 +149,8 @@ public enum Timestamp {
         text.utf8.withContiguousStorageIfAvailable(iso8601(bytes:)) ?? iso8601(bytes: Array(text.utf8))
     }
 
-    private static func iso8601<Bytes: RandomAccessCollection<UInt8>>(bytes b: Bytes) -> Date? where Bytes.Index == Int {
+    /// `iso8601(_:)` of UTF-8 bytes.
+    static func iso8601<Bytes: RandomAccessCollection<UInt8>>(bytes b: Bytes) -> Date? where Bytes.Index == Int {
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var n = 0

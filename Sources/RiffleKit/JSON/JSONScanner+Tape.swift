@@ -234,10 +234,22 @@ extension JSONScanner {
     /// Whether the four bytes at `digits` are hex digits naming a scalar outside the surrogates
     /// (those need their pair checked, which `parseEscape` does).
     @inline(__always) private static func isPlainUnicodeEscape(_ digits: UnsafePointer<UInt8>) -> Bool {
-        let a = hexValue(digits[0]), b = hexValue(digits[1]), c = hexValue(digits[2]), d = hexValue(digits[3])
-        guard a | b | c | d < 16 else { return false }
-        let scalar = a << 12 | b << 8 | c << 4 | d
-        return scalar < 0xD800 || scalar > 0xDFFF
+        // The four bytes as lanes of one word, checked together (SWAR) rather than byte by byte.
+        let x = UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self)
+        let ones: UInt32 = 0x0101_0101, high: UInt32 = 0x8080_8080
+        guard x & high == 0 else { return false }
+        // For ASCII lanes, `lane + (0x80 - lo)` sets bit 7 when lane >= lo and `(0x80 + hi) - lane`
+        // sets it when lane <= hi; neither carries or borrows across lanes.
+        @inline(__always) func within(_ v: UInt32, _ lo: UInt32, _ hi: UInt32) -> UInt32 {
+            (v &+ ones &* (0x80 &- lo)) & (ones &* (0x80 &+ hi) &- v) & high
+        }
+        let digit = within(x, 0x30, 0x39)
+        let letter = within(x | 0x2020_2020, 0x61, 0x66)
+        guard digit | letter == high else { return false }
+        // Lane values: the low nibble, plus 9 for letters (bit 6 set).
+        let nibbles = (x & 0x0F0F_0F0F) &+ ((x &>> 6) & ones) &* 9
+        // The first digit is the most significant: a surrogate is D800-DFFF, "D" then 8 or more.
+        return !(nibbles & 0xFF == 0xD && (nibbles &>> 8) & 0xFF >= 8)
     }
 
     /// 0-15 for a hex digit, 16 or more for anything else.
