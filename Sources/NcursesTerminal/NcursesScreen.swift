@@ -62,10 +62,15 @@ public final class NcursesScreen: TerminalBackend {
         }
         let width = buffer.size.width
         var scalars: [wchar_t] = []
+        // After an erase the screen is already blank: a full frame (the first one) skips its blank
+        // cells when blank means the terminal's own default look.
+        let (plainAttrs, plainPair) = palette.attributes(for: .normal)
+        let skipBlanks = previous == nil && plainAttrs == cn_a_normal() && plainPair == 0
         for y in 0..<buffer.size.height {
             for x in 0..<width {
                 let cell = buffer[x, y]
                 if cell.isContinuation { continue }
+                if skipBlanks, cell == .blank { continue }
                 if let previous, previous[x, y] == cell,
                    x + 1 >= width || previous[x + 1, y] == buffer[x + 1, y] { continue }
                 scalars.removeAll(keepingCapacity: true)
