@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
-        // libcurl loaded on first use in release builds of riffle (see ccurllazy.c); empty in debug builds.
-        .target(name: "CCurlLazy", cSettings: [.define("RIFFLE_LAZY_CURL", .when(configuration: .release))]),
+        // libcurl loaded on first use by release builds of riffle (see ccurllazy.c); .ci/run checks it.
+        .target(name: "CCurlLazy"),
         .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"]),
         .target(name: "DemoServer", dependencies: ["RiffleAssets"]),
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "NcursesTerminal", "DemoServer", "RiffleAssets", "CCurlLazy"],
