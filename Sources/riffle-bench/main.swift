@@ -39,6 +39,17 @@ struct CachedPageSection {
         row("tape: read file + extract", try measure(iterations: iterations) {
             blackHole(try ItemExtractor.items(in: Data(contentsOf: file)))
         })
+        let stored = try ItemExtractor.items(inStoredPage: data), strict = try ItemExtractor.items(in: data)
+        precondition(stored == strict, "stored-page items should match the strict ones")
+        row("JSONDocument(validation: .structure)", try measure(iterations: iterations) {
+            blackHole(try JSONDocument(data, validation: .structure))
+        })
+        row("stored page: ItemExtractor.items(inStoredPage:)", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(inStoredPage: data))
+        })
+        row("stored page: read file + extract", try measure(iterations: iterations) {
+            blackHole(try ItemExtractor.items(inStoredPage: Data(contentsOf: file)))
+        })
         row("JSONSerialization.jsonObject", try measure(iterations: iterations) {
             blackHole(try JSONSerialization.jsonObject(with: data))
         })
@@ -64,12 +75,16 @@ struct CodablePage: Decodable {
 }
 
 // `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
-// `riffle-bench profile` loops over parse + extract only, for `perf record`.
+// `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
+// stored-page path).
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
+} else if wanted.contains("profile-stored") {
+    let data = FeedFixture.page()
+    for _ in 0..<20_000 { blackHole(try ItemExtractor.items(inStoredPage: data)) }
 } else {
     if wants("decode") { try CachedPageSection().run() }
     if wants("load") { try await PageLoadSection().run() }

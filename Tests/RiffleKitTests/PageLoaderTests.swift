@@ -119,6 +119,31 @@ struct PageLoaderTests {
         #expect(server.requestCount(page: 6) == 2)
     }
 
+    /// A stored page is read back checking its structure only (it was checked in full before it was
+    /// written): a byte damaged in place, same size as the index recorded, shows as U+FFFD.
+    @Test func storedPageWithInvalidUTF8InATitleIsShownWithoutACrash() async throws {
+        let first = try await loader.load(1)
+        var bytes = Array(try Data(contentsOf: file(1)))
+        let key = Array("\"title\"".utf8)
+        let at = try #require((0...(bytes.count - key.count)).first { Array(bytes[$0..<($0 + key.count)]) == key })
+        let quote = try #require(bytes[(at + key.count)...].firstIndex(of: UInt8(ascii: "\"")))
+        bytes[quote + 1] = 0xFF
+        try Data(bytes).write(to: file(1))  // in place, same size: the index still takes it
+        // A new loader, so the page comes from disk rather than from memory.
+        let reader = PageLoader(feed: loader.feed, cacheDirectory: cache, transport: URLSessionTransport())
+        let page = try await reader.load(1)
+        #expect(page.source == .disk)
+        #expect(page.items.count == first.items.count)
+        #expect(page.items[0].title.hasPrefix("\u{FFFD}"))
+        #expect(page.items[0].title.dropFirst() == first.items[0].title.dropFirst())
+        #expect(page.items.dropFirst() == first.items.dropFirst())
+        #expect(server.requestCount(page: 1) == 1)
+        #expect(reader.peekCachedPage(1)?.items[0].title == page.items[0].title)
+        #expect(await reader.cachedPage(1)?.items[0].title == page.items[0].title)
+        // The detail view's full value reads the same way.
+        #expect(page.items[0].fields["title"]?.stringValue == page.items[0].title)
+    }
+
     @Test func foldersAreCreatedPrivate() async throws {
         _ = try await loader.load(1)
         for folder in [cache.appendingPathComponent("feeds"), loader.store.directory] {

@@ -11,6 +11,18 @@ extension ItemExtractor {
         return try items(in: document)
     }
 
+    /// The items of a page read back from the disk cache, whose bytes were fully checked before they
+    /// were stored: only the structure is checked again (`JSONDocument.Validation.structure`), so
+    /// truncated or garbled bytes still throw, while a string damaged in place reads with U+FFFD.
+    /// - Throws: `RiffleError.invalidJSON` or `RiffleError.noItems`.
+    public static func items(inStoredPage data: Data) throws(RiffleError) -> [Item] {
+        let document: JSONDocument
+        do { document = try JSONDocument(data, validation: .structure) } catch {
+            throw .invalidJSON(offset: error.offset, reason: error.reason)
+        }
+        return try items(in: document)
+    }
+
     /// The items of a lazily read document; each item's `fields` stay in the document until read.
     public static func items(in document: JSONDocument) throws(RiffleError) -> [Item] {
         try document.withReader { reader throws(RiffleError) in

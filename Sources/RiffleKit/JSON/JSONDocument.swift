@@ -12,13 +12,30 @@ import Foundation
 /// let full: JSONValue = document.root.value           // everything, when a view needs it
 /// ```
 public final class JSONDocument: Sendable {
+    /// How much of the bytes the tape pass checks.
+    public enum Validation: Sendable, Equatable {
+        /// Everything `JSONParser` checks: the document is accepted or rejected exactly as it would be.
+        case full
+        /// The structure only, for bytes that were fully checked before (a page read back from the
+        /// disk cache). Brackets, commas, colons, literals, numbers and the end of the document are
+        /// checked as in `.full`, so truncated or garbled bytes still throw; inside strings only
+        /// quotes and backslashes are looked at. Strings are read leniently instead: invalid UTF-8
+        /// and malformed escapes (bad `\u` digits, unpaired surrogates, unknown letters) become
+        /// U+FFFD, control characters are kept as they are. Never a trap, never a read out of bounds.
+        case structure
+    }
+
     /// The document's bytes, exactly as given.
     public let data: Data
+    /// What the tape pass checked; `.structure` documents read their strings leniently.
+    public let validation: Validation
     let tape: [TapeEntry]
 
     /// Checks `data` and records the position of each value.
-    /// - Throws: `JSONParser.Error`, as `JSONParser.parse` would for the same bytes.
-    public init(_ data: Data) throws(JSONParser.Error) {
+    /// - Parameter validation: `.full` (the default) for bytes from anywhere; `.structure` only for
+    ///   bytes that passed `.full` before being stored (see `Validation.structure`).
+    /// - Throws: `JSONParser.Error`: for `.full`, as `JSONParser.parse` would for the same bytes.
+    public init(_ data: Data, validation: Validation = .full) throws(JSONParser.Error) {
         var tape: [TapeEntry] = []
         // About one value per 24 bytes in feed pages; a good guess saves most regrowth.
         tape.reserveCapacity(data.count / 24 + 8)
@@ -27,6 +44,7 @@ public final class JSONDocument: Sendable {
                 return .failure(JSONParser.Error(offset: 0, reason: "empty input"))
             }
             var scanner = JSONScanner(base: base, count: raw.count)
+            scanner.lenientStrings = validation == .structure
             do throws(JSONParser.Error) {
                 try scanner.scanDocument(into: &tape)
                 return .success(())
@@ -36,6 +54,7 @@ public final class JSONDocument: Sendable {
         }
         try result.get()
         self.data = data
+        self.validation = validation
         self.tape = tape
     }
 
@@ -47,7 +66,8 @@ public final class JSONDocument: Sendable {
         let result: Result<R, RiffleError> = data.withUnsafeBytes { raw in
             tape.withUnsafeBufferPointer { tape in
                 // The initialiser rejected empty data, so there is a base address.
-                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape)
+                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape,
+                                        lenient: validation == .structure)
                 do throws(RiffleError) { return .success(try body(reader)) } catch { return .failure(error) }
             }
         }
@@ -59,7 +79,10 @@ public final class JSONDocument: Sendable {
         let start = Int(tape[index].start)
         return data.withUnsafeBytes { raw in
             var scanner = JSONScanner(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
-            // The tape pass checked these very bytes, so parsing them again cannot fail.
+            // Strings the tape pass did not check are read leniently (U+FFFD, never an error).
+            scanner.lenientStrings = validation == .structure
+            // The tape pass checked these very bytes (their structure at least, and a lenient read
+            // accepts any string), so parsing them again cannot fail.
             return (try? scanner.parseValue(at: start)) ?? .null
         }
     }

@@ -10,6 +10,11 @@ struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var index = 0
+    /// Read strings without checking their contents (a `.structure` document, whose tape pass only
+    /// found where each string ends): invalid UTF-8 is left for `String(decoding:)` to repair,
+    /// malformed escapes become U+FFFD, control characters are kept. Never throws for a string's
+    /// contents, only for running out of bytes.
+    var lenientStrings = false
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
     let scratch = ByteBuffer()
     private let members = Stack<(key: String, value: JSONValue)>()
@@ -177,12 +182,14 @@ struct JSONScanner {
             } else if b == UInt8(ascii: "\\") {
                 if !escaped { scratch.removeAll(); escaped = true }
                 scratch.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
-                try parseEscape()
+                if lenientStrings { try parseEscapeLeniently() } else { try parseEscape() }
                 runStart = index
             } else if b < 0x20 {
+                if lenientStrings { index &+= 1; continue }
                 throw error(b == 0 ? "NUL byte in string (use \\u0000)" : "control character in string (escape it)")
             } else if b >= 0x80 {
-                try skipUTF8Sequence(lead: b)
+                // Lenient: a bad sequence is repaired to U+FFFD by `String(decoding:)` at the end.
+                if lenientStrings { index &+= 1 } else { try skipUTF8Sequence(lead: b) }
             } else {
                 index &+= 1
             }
@@ -263,6 +270,61 @@ struct JSONScanner {
         default:
             throw error("invalid escape", at: backslash)
         }
+    }
+
+    /// `parseEscape` for unchecked bytes: the same characters for every valid escape, U+FFFD for a
+    /// malformed one. It consumes the backslash and the byte after it, as the `.structure` tape pass
+    /// skips them, and after `\u` only hex digits (never a quote or backslash), so it ends every
+    /// string exactly where that pass did.
+    mutating func parseEscapeLeniently() throws(JSONParser.Error) {
+        guard index &+ 1 < count else { index = count; throw error("unterminated string") }
+        let e = base[index &+ 1]
+        index &+= 2
+        switch e {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            guard let high = hex4(at: index) else { appendUTF8(0xFFFD); return }
+            index &+= 4
+            switch high {
+            case 0xD800...0xDBFF:
+                if index &+ 6 <= count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u"),
+                   let low = hex4(at: index &+ 2), (0xDC00...0xDFFF).contains(low) {
+                    index &+= 6
+                    appendUTF8(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                } else {
+                    appendUTF8(0xFFFD)  // unpaired; what follows is read on its own
+                }
+            case 0xDC00...0xDFFF: appendUTF8(0xFFFD)
+            default: appendUTF8(high)
+            }
+        default:
+            appendUTF8(0xFFFD)
+        }
+    }
+
+    /// The four hex digits at `offset` as a number, or nil when they are not all there.
+    private func hex4(at offset: Int) -> UInt32? {
+        guard offset &+ 4 <= count else { return nil }
+        var value: UInt32 = 0
+        for i in 0..<4 {
+            let b = base[offset &+ i]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b &- UInt8(ascii: "a") &+ 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b &- UInt8(ascii: "A") &+ 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
     }
 
     private mutating func appendUTF8(_ scalar: UInt32) {

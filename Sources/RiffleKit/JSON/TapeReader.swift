@@ -44,6 +44,8 @@ struct TapeReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let tape: UnsafeBufferPointer<TapeEntry>
+    /// Whether strings were left unchecked by the tape pass (`.structure`): read them leniently.
+    let lenient: Bool
 
     @inline(__always) func kind(_ i: Int) -> TapeEntry.Kind { tape[i].kind }
 
@@ -104,7 +106,8 @@ struct TapeReader {
         return length == key.length && (length == 0 || memcmp(base + Int(entry.start) + 1, key.bytes, length) == 0)
     }
 
-    /// The text of the string at `i`, unescaped.
+    /// The text of the string at `i`, unescaped. Total: in a `.structure` document, invalid UTF-8
+    /// (repaired by `String(decoding:)`) and malformed escapes become U+FFFD.
     func string(_ i: Int) -> String {
         let entry = tape[i]
         if entry.flags & TapeEntry.escaped == 0 {
@@ -112,7 +115,9 @@ struct TapeReader {
             return String(decoding: run, as: UTF8.self)
         }
         var scanner = JSONScanner(base: base, count: count)
-        // Checked by the tape pass, so it cannot fail here.
+        scanner.lenientStrings = lenient
+        // Checked by the tape pass (fully, or its extent when lenient, which then accepts any
+        // contents), so it cannot fail here.
         return (try? scanner.parseString(at: Int(entry.start))) ?? ""
     }
 

@@ -36,23 +36,30 @@ extension PageLoader {
     /// Reads a body the way this feed needs: configured feeds (item path, field mapping, envelope,
     /// `hasMore`, cursor) take the full tree; the others the lazy `JSONDocument`, several times faster.
     /// Throws for what must never be stored: not JSON, a failure envelope, no item array.
-    nonisolated func parse(_ body: Data) throws(RiffleError) -> ParsedBody {
-        guard needsDocument else { return ParsedBody(items: try ItemExtractor.items(in: body), document: nil) }
+    /// - Parameter stored: whether `body` was read back from disk, where only bodies that passed this
+    ///   check (with `stored: false`) are written. The lazy path then checks only its structure
+    ///   (`ItemExtractor.items(inStoredPage:)`): a truncated or garbled file still throws, a string
+    ///   damaged in place reads with U+FFFD. Configured feeds parse the full tree either way.
+    nonisolated func parse(_ body: Data, stored: Bool) throws(RiffleError) -> ParsedBody {
+        guard needsDocument else {
+            let items = stored ? try ItemExtractor.items(inStoredPage: body) : try ItemExtractor.items(in: body)
+            return ParsedBody(items: items, document: nil)
+        }
         let document = try Self.document(body)
         if let failure = feed.envelope?.failure(in: document) { throw failure }
         return ParsedBody(items: try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields), document: document)
     }
 
-    /// A page from its bytes, parsed once.
+    /// A page from its bytes read from disk, parsed once.
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, metadata: PageStore.Metadata?) throws(RiffleError) -> Page {
         try page(number, data: data, source: source, fetchedAt: metadata?.fetchedAt ?? .distantPast,
                  status: metadata?.status ?? 200, next: metadata?.next, known: metadata != nil)
     }
 
-    /// A page from its bytes.
+    /// A page from its bytes, which were read from disk (see `parse(_:stored:)`).
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) throws(RiffleError) -> Page {
-        page(number, parsed: try parse(data), data: data, source: source, fetchedAt: fetchedAt, status: status, next: next, known: known)
+        page(number, parsed: try parse(data, stored: true), data: data, source: source, fetchedAt: fetchedAt, status: status, next: next, known: known)
     }
 
     /// A page from a body already read.

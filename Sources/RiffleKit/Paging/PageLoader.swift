@@ -156,7 +156,7 @@ public actor PageLoader {
             for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: effectiveMaxAge,
             location: pageLocation(number), checksJSON: true,
             validate: { response throws(RiffleError) in
-                let parsed = try self.parse(response.body)
+                let parsed = try self.parse(response.body, stored: false)
                 kept.withLock { $0 = (response.body, parsed) }
             },
             fetch: { request throws(RiffleError) in
@@ -176,7 +176,9 @@ public actor PageLoader {
         let body = value.response.body
         let parsed = try kept.withLock { kept throws(RiffleError) -> ParsedBody in
             if let kept, kept.body == body { return kept.parsed }
-            return try parse(body)
+            // Nothing kept: the body came from disk (a fresh or stale entry, or one a 304 confirmed),
+            // or from a transfer this call joined, which is checked in full.
+            return try parse(body, stored: value.source != .network)
         }
         let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document ?? .null)
         if value.source == .network || value.source == .revalidated {
