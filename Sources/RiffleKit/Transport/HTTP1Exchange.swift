@@ -12,8 +12,10 @@ struct ResponseHead: Equatable {
 
     /// Parses the bytes before the blank line; `.malformed` naming what was wrong.
     init(_ bytes: ArraySlice<UInt8>) throws(SocketFailure) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // Split on bytes: as Characters, "\r\n" is one grapheme that a split on "\n" would not see.
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)[...]
+        }
         let statusLine = lines.isEmpty ? "" : lines.removeFirst()
         // "HTTP/1.1 200 OK": a version, one space, three digits, then a space and a reason or nothing.
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)

@@ -122,11 +122,11 @@ public final class LoopbackTransport: HTTPTransporting {
         let method = request.httpMethod?.uppercased() ?? "GET"
         let head = try RequestHead.serialize(request, url: url, method: method, target: target)
         let body = request.httpBody ?? Data()
-        var mayRetry = Redirect.idempotentMethods.contains(method)
+        var retried = false
         while true {
             var pooled = false
             let fd: Int32
-            if mayRetry, let idle = pool.take(target.poolKey) {
+            if !retried, let idle = pool.take(target.poolKey) {
                 guard cancel.attach(idle) else { close(idle); throw .cancelled }
                 fd = idle
                 pooled = true
@@ -160,8 +160,9 @@ public final class LoopbackTransport: HTTPTransporting {
                 cancel.detach()
                 close(fd)
                 if cancel.isCancelled { throw .cancelled }
-                if pooled && mayRetry && error == .closed && exchange.received == 0 {
-                    mayRetry = false
+                // A request that may have been acted on is not sent twice (POST, PATCH).
+                if pooled && !retried && error == .closed && exchange.received == 0 && Redirect.idempotentMethods.contains(method) {
+                    retried = true
                     continue
                 }
                 throw Self.riffleError(error, target, cancelled: false)
