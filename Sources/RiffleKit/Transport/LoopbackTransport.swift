@@ -15,7 +15,7 @@ import Glibc
 /// speaks only what a loopback server needs (no TLS, proxies or content codings — it sends no
 /// `Accept-Encoding`). Anything else is for `URLSessionTransport`; `DefaultTransport` routes between them.
 ///
-/// The I/O blocks, so it runs on a dispatch queue of its own, never on the Swift cooperative pool.
+/// The I/O blocks, so it runs on a Dispatch overcommit thread, never on the Swift cooperative pool.
 /// Cancelling the calling task shuts the socket down and the call throws `.cancelled`.
 ///
 /// ```swift
@@ -31,8 +31,6 @@ public final class LoopbackTransport: HTTPTransporting {
     private let timeout: Int
     private let fallback: (any HTTPTransporting)?
     private let pool = ConnectionPool()
-    // Concurrent: each transfer blocks one of its threads, which Dispatch adds as they block.
-    private let queue = DispatchQueue(label: "RiffleKit.LoopbackTransport", attributes: .concurrent)
 
     /// - Parameters:
     ///   - timeout: seconds a request may take in all (connect, send, response, redirects) when the
@@ -68,7 +66,10 @@ public final class LoopbackTransport: HTTPTransporting {
         let cancel = CancelSwitch()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
-                queue.async { [self] in
+                // A serial queue of its own per transfer: serial queues run on Dispatch's overcommit
+                // pool, which adds a thread whenever all are busy. A concurrent queue would share the
+                // global pool's few threads (one per core) and blocking I/O would starve it.
+                DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
                     continuation.resume(returning: Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, progress) })
                 }
             }
