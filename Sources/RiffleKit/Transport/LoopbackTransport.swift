@@ -95,6 +95,9 @@ public final class LoopbackTransport: HTTPTransporting {
     /// Sends `request` and follows its redirects while they stay on loopback plain HTTP; blocks.
     private func perform(_ request: URLRequest, _ cancel: CancelSwitch,
                          _ progress: (@Sendable (TransferProgress) -> Void)?) throws(RiffleError) -> Outcome {
+        // FoundationNetworking uses the request's timeoutInterval when it was set, else the session's,
+        // as one deadline for the whole task. "Set" is not public: the URLRequest default (60 s) stands
+        // for unset. Fractions are kept (FoundationNetworking truncates them).
         let seconds = request.timeoutInterval == Self.defaultRequestTimeout || request.timeoutInterval <= 0
             ? Double(timeout) : request.timeoutInterval
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
@@ -144,16 +147,16 @@ public final class LoopbackTransport: HTTPTransporting {
                 // A redirect about to be followed is not the body the caller asked for.
                 let reports = progress != nil && Redirect.follow(status: responseHead.status, headers: responseHead.headers) == false
                 let expected = Self.expectedLength(framing)
-                var reported: (completed: Int, expected: Int64?)?
+                var last: TransferProgress?
                 let data = try exchange.readBody(framing) { total in
                     guard reports, let progress else { return }
-                    progress(TransferProgress(direction: .download, completed: Int64(total), expected: expected))
-                    reported = (total, expected)
+                    let step = TransferProgress(direction: .download, completed: Int64(total), expected: expected)
+                    progress(step)
+                    last = step
                 }
                 // The final step always carries the total, as URLSessionTransport's does.
-                if reports, let progress, reported == nil || reported?.expected != Int64(data.count) {
-                    progress(TransferProgress(direction: .download, completed: Int64(data.count), expected: Int64(data.count)))
-                }
+                let total = TransferProgress(direction: .download, completed: Int64(data.count), expected: Int64(data.count))
+                if reports, let progress, last != total { progress(total) }
                 let reusable = responseHead.allowsKeepAlive && framing != .untilClose && !exchange.hasLeftover
                 if cancel.detach() || !reusable { close(fd) } else { pool.put(fd, target.poolKey) }
                 return HTTPResponse(status: responseHead.status, headers: responseHead.headers, body: data, url: url)
