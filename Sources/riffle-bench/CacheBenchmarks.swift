@@ -84,9 +84,9 @@ struct CacheBenchmarks {
         let directory = root.appendingPathComponent("pages")
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = 4
-        let warm = PageLoader(feed: feed, cacheDirectory: directory, transport: URLSessionTransport(), configuration: configuration)
+        let warm = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport(), configuration: configuration)
         for number in 1...count { _ = try await warm.load(number) }
-        let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: URLSessionTransport())
+        let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport())
         let clock = ContinuousClock()
         let start = clock.now
         for number in 1...count {

@@ -37,19 +37,24 @@ struct PageLoadSection {
         server.latency = latency
         table.add("cold load, concurrency 1, no latency", String(format: "%.0f pages/s", Double(pages) / overhead),
                   String(format: "%.2f ms a page: request, parse, two atomic writes", overhead * 1000 / Double(pages)))
-        // The transfers alone, one after another, through the same transport and no cache: what the
-        // HTTP client costs beyond the server's wait.
-        for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
-            server.latency = wait
-            let transport = URLSessionTransport()
-            let start = ContinuousClock.now
-            for number in 1...pages {
-                let response = try await transport.send(URLRequest(url: feed.url(forPage: number)))
-                precondition(response.status == 200)
+        // The transfers alone, one after another, through each transport and no cache: what the HTTP
+        // client costs beyond the server's wait. DefaultTransport sends these over LoopbackTransport.
+        let transports: [(name: String, make: () -> any HTTPTransporting)] = [
+            ("URLSession", { URLSessionTransport() }), ("loopback transport", { LoopbackTransport() }),
+        ]
+        for (name, make) in transports {
+            for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
+                server.latency = wait
+                let transport = make()
+                let start = ContinuousClock.now
+                for number in 1...pages {
+                    let response = try await transport.send(URLRequest(url: feed.url(forPage: number)))
+                    precondition(response.status == 200)
+                }
+                let seconds = micros(start.duration(to: .now)) / 1e6
+                table.add("transfers alone (\(name)), \(label)", String(format: "%.0f pages/s", Double(pages) / seconds),
+                          String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
             }
-            let seconds = micros(start.duration(to: .now)) / 1e6
-            table.add("transfers alone (URLSession), \(label)", String(format: "%.0f pages/s", Double(pages) / seconds),
-                      String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
         }
         server.latency = latency
         guard let warmDirectory else { return }
@@ -74,7 +79,7 @@ struct PageLoadSection {
         // The same pages an hour later: past the server's max-age (60 s), so each is revalidated with
         // If-None-Match and the server answers 304 with no body.
         server.server.resetLog()
-        let later = PageLoader(feed: feed, cacheDirectory: warmDirectory, transport: URLSessionTransport(),
+        let later = PageLoader(feed: feed, cacheDirectory: warmDirectory, transport: DefaultTransport(),
                                configuration: PageLoader.Configuration(), clock: { Date().addingTimeInterval(3600) })
         let start = clock.now
         for number in 1...pages {
@@ -92,7 +97,7 @@ struct PageLoadSection {
     private func makeLoader(_ feed: Feed, _ directory: URL, concurrency: Int) -> PageLoader {
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = concurrency
-        return PageLoader(feed: feed, cacheDirectory: directory, transport: URLSessionTransport(), configuration: configuration)
+        return PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport(), configuration: configuration)
     }
 
     /// Seconds to load every page, all asked for at once (the loader keeps them to its concurrency).

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// answered at once without waiting behind fetches of other pages.
 ///
 /// ```swift
-/// let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport())
+/// let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: DefaultTransport())
 /// let page = try await loader.load(1)                           // disk if present, else network
 /// let fresh = try await loader.load(1, policy: .reloadIgnoringCache)
 /// ```

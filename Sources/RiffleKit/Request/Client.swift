@@ -56,8 +56,9 @@ public final class Client: Sendable {
     public let configuration: Configuration
     let transport: any HTTPTransporting
 
-    /// A client for `configuration`, sending through `transport` (by default an ephemeral URLSession).
-    public init(_ configuration: Configuration, transport: any HTTPTransporting = URLSessionTransport()) {
+    /// A client for `configuration`, sending through `transport` (by default `DefaultTransport`: sockets
+    /// for plain HTTP on loopback, an ephemeral URLSession for the rest).
+    public init(_ configuration: Configuration, transport: any HTTPTransporting = DefaultTransport()) {
         self.configuration = configuration
         self.transport = transport
     }
