@@ -44,12 +44,11 @@ public actor PageLoader {
     public nonisolated let cache: ResponseCache
 
     private var inFlight: [Int: Task<Page, any Error>] = [:]
-    private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private nonisolated let slots: FetchSlots
     /// Loads that joined a fetch already in flight instead of starting their own (for tests).
     public private(set) var joinedCount = 0
     /// Requests sent so far (for tests and the benchmark).
-    public private(set) var requestCount = 0
+    public var requestCount: Int { slots.requestCount }
 
     /// A loader with a response cache of its own on `cacheDirectory`.
     public init(feed: Feed, cacheDirectory: URL, transport: any HTTPTransporting,
@@ -70,6 +69,7 @@ public actor PageLoader {
         self.transport = transport
         self.configuration = configuration
         self.clock = clock
+        slots = FetchSlots(limit: configuration.maxConcurrentFetches)
     }
 
     /// Loads page `number` (1-based).
@@ -149,6 +149,7 @@ public actor PageLoader {
     private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
         let request = try pageRequest(url: url)
         let transport = transport
+        let slots = slots
         // The body is read once: the cache's validation step keeps what it parsed here, and the page
         // is made from it (a 304 or a joined transfer finds nothing kept and parses the stored body).
         let kept = Mutex<(body: Data, parsed: ParsedBody)?>(nil)
@@ -162,16 +163,9 @@ public actor PageLoader {
             fetch: { request throws(RiffleError) in
                 // Only the transfer waits its turn: parsing and writing the previous page overlap
                 // with the next request, so a serial load costs the server's latency, not more.
-                await self.acquireSlot()
-                await self.countRequest()
-                do throws(RiffleError) {
-                    let response = try await transport.send(request)
-                    await self.releaseSlot()
-                    return response
-                } catch {
-                    await self.releaseSlot()
-                    throw error
-                }
+                await slots.acquire()
+                defer { slots.release() }
+                return try await transport.send(request)
             })
         let body = value.response.body
         let parsed = try kept.withLock { kept throws(RiffleError) -> ParsedBody in
@@ -189,24 +183,6 @@ public actor PageLoader {
         }
         return page(number, parsed: parsed, data: body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
                     status: value.response.status, next: next?.absoluteString, known: true)
-    }
-
-    private func countRequest() { requestCount += 1 }
-
-    private func acquireSlot() async {
-        if running < max(1, configuration.maxConcurrentFetches) {
-            running += 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    private func releaseSlot() {
-        if waiting.isEmpty {
-            running -= 1
-        } else {
-            waiting.removeFirst().resume()  // the slot passes straight to the next in line
-        }
     }
 
     /// The first line of an error body, short, with control characters removed.
