@@ -164,8 +164,13 @@ public actor PageLoader {
                 // Only the transfer waits its turn: parsing and writing the previous page overlap
                 // with the next request, so a serial load costs the server's latency, not more.
                 await slots.acquire()
-                defer { slots.release() }
-                return try await transport.send(request)
+                let result: Result<HTTPResponse, RiffleError>
+                do throws(RiffleError) { result = .success(try await transport.send(request)) } catch { result = .failure(error) }
+                slots.release()
+                // The next page's request goes out on this thread before this page is checked and
+                // written, rather than waiting for another thread to wake up and send it.
+                await Task.yield()
+                return try result.get()
             })
         let body = value.response.body
         let parsed = try kept.withLock { kept throws(RiffleError) -> ParsedBody in
