@@ -56,6 +56,14 @@ struct PageLoadSection {
                           String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
             }
         }
+        // The floor: the same transfers from one thread with a blocking socket.
+        for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
+            server.latency = wait
+            if let ms = BlockingFloor.run(port: UInt16(server.server.port), pages: pages) {
+                table.add("floor: blocking socket, one thread, \(label)", String(format: "%.0f pages/s", 1000 / ms),
+                          String(format: "%.2f ms a page", ms))
+            }
+        }
         server.latency = latency
         // The machine's own floor: a thread asleep for 5 ms wakes this late. A transfer at 5 ms
         // latency needs several such wake-ups (server and client), whatever the client does.

@@ -64,13 +64,17 @@ public final class LoopbackTransport: HTTPTransporting {
         }
         if Task.isCancelled { throw .cancelled }
         let cancel = CancelSwitch()
+        let deadline = deadline(for: request)
+        let sent = sendOnKeptConnection(request, cancel, deadline, progress)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
                 // A serial queue of its own per transfer: serial queues run on Dispatch's overcommit
                 // pool, which adds a thread whenever all are busy. A concurrent queue would share the
                 // global pool's few threads (one per core) and blocking I/O would starve it.
                 DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
-                    continuation.resume(returning: Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, progress) })
+                    continuation.resume(returning: Result { () throws(RiffleError) -> Outcome in
+                        try perform(request, cancel, deadline, progress, sent: sent)
+                    })
                 }
             }
         } onCancel: {
@@ -92,21 +96,50 @@ public final class LoopbackTransport: HTTPTransporting {
         case handOver(URLRequest)
     }
 
-    /// Sends `request` and follows its redirects while they stay on loopback plain HTTP; blocks.
-    private func perform(_ request: URLRequest, _ cancel: CancelSwitch,
-                         _ progress: (@Sendable (TransferProgress) -> Void)?) throws(RiffleError) -> Outcome {
-        // FoundationNetworking uses the request's timeoutInterval when it was set, else the session's,
-        // as one deadline for the whole task. "Set" is not public: the URLRequest default (60 s) stands
-        // for unset. Fractions are kept (FoundationNetworking truncates them).
+    /// FoundationNetworking uses the request's timeoutInterval when it was set, else the session's,
+    /// as one deadline for the whole task. "Set" is not public: the URLRequest default (60 s) stands
+    /// for unset. Fractions are kept (FoundationNetworking truncates them).
+    private func deadline(for request: URLRequest) -> ContinuousClock.Instant {
         let seconds = request.timeoutInterval == Self.defaultRequestTimeout || request.timeoutInterval <= 0
             ? Double(timeout) : request.timeoutInterval
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        return ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// Writes a small request on a kept-alive connection from the calling thread, so it is on its way
+    /// before the I/O thread that waits for the answer has even woken up (a wake-up costs ~0.1 ms on a
+    /// small VM, and at one request at a time it would sit between every answer and the next request).
+    /// Nil when there is no idle connection, the body is large, progress is wanted, or the write fails:
+    /// the I/O thread then does everything itself.
+    private func sendOnKeptConnection(_ request: URLRequest, _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
+                                      _ progress: (@Sendable (TransferProgress) -> Void)?) -> Int32? {
+        guard progress == nil, (request.httpBody?.count ?? 0) <= 16 * 1024, let url = request.url,
+              let target = LoopbackTarget(url), let head = try? RequestHead.serialize(request, url: url, method: Self.method(request), target: target),
+              let fd = pool.take(target.poolKey) else { return nil }
+        guard cancel.attach(fd) else { close(fd); return nil }
+        do throws(SocketFailure) {
+            try Self.send(head + (request.httpBody ?? Data()), fd, deadline)
+            return fd
+        } catch {
+            cancel.detach()
+            close(fd)
+            return nil
+        }
+    }
+
+    private static func method(_ request: URLRequest) -> String { request.httpMethod?.uppercased() ?? "GET" }
+
+    /// Sends `request` (unless `sent` holds the connection it was already written on) and follows its
+    /// redirects while they stay on loopback plain HTTP; blocks.
+    private func perform(_ request: URLRequest, _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
+                         _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?) throws(RiffleError) -> Outcome {
         var current = request
         var redirects = 0
+        var sent = sent
         while true {
             // canSend checked the first URL and the loop checks each redirect's before coming round.
             guard let url = current.url, let target = LoopbackTarget(url) else { preconditionFailure("not a loopback URL") }
-            let response = try exchange(current, url, target, deadline, cancel, progress)
+            let response = try exchange(current, url, target, deadline, cancel, progress, sent: sent)
+            sent = nil
             guard let next = Redirect.follow(response, of: current), let nextURL = next.url else { return .response(response) }
             redirects += 1
             guard redirects <= Self.maxRedirects else {
@@ -121,16 +154,24 @@ public final class LoopbackTransport: HTTPTransporting {
     /// already closed fails before any response byte arrives; an idempotent request then gets one
     /// more try on a fresh connection, as browsers and libcurl do.
     private func exchange(_ request: URLRequest, _ url: URL, _ target: LoopbackTarget, _ deadline: ContinuousClock.Instant,
-                          _ cancel: CancelSwitch, _ progress: (@Sendable (TransferProgress) -> Void)?)
+                          _ cancel: CancelSwitch, _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?)
         throws(RiffleError) -> HTTPResponse {
-        let method = request.httpMethod?.uppercased() ?? "GET"
+        let method = Self.method(request)
         let head = try RequestHead.serialize(request, url: url, method: method, target: target)
         let body = request.httpBody ?? Data()
         var retried = false
+        var sent = sent
         while true {
             var pooled = false
+            var written = false
             let fd: Int32
-            if !retried, let idle = pool.take(target.poolKey) {
+            if let ready = sent {
+                // Taken from the pool, attached and written by sendOnKeptConnection.
+                sent = nil
+                fd = ready
+                pooled = true
+                written = true
+            } else if !retried, let idle = pool.take(target.poolKey) {
                 guard cancel.attach(idle) else { close(idle); throw .cancelled }
                 fd = idle
                 pooled = true
@@ -141,7 +182,7 @@ public final class LoopbackTransport: HTTPTransporting {
             }
             var exchange = HTTP1Exchange(fd: fd, deadline: deadline)
             do {
-                try Self.write(head, body, fd, deadline, progress)
+                if !written { try Self.write(head, body, fd, deadline, progress) }
                 let responseHead = try exchange.readHead()
                 let framing = try BodyFraming(responseHead, method: method)
                 // A redirect about to be followed is not the body the caller asked for.
