@@ -94,6 +94,27 @@ struct PageLoaderTests {
         #expect(Set(pages.map(\.data)).count == 1)
     }
 
+    /// The default transport on loopback takes its turn from the loader's slots itself (the next
+    /// request leaves from the thread that read the last answer): the limit and the order hold.
+    @Test(arguments: [1, 3])
+    func loopbackTransfersKeepTheLoadersLimit(limit: Int) async throws {
+        let slow = try DemoFeedServer(latency: .milliseconds(20))
+        defer { slow.stop() }
+        var configuration = PageLoader.Configuration()
+        configuration.maxConcurrentFetches = limit
+        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: DefaultTransport(),
+                                configuration: configuration)
+        let pages = try await withThrowingTaskGroup(of: Page.self) { group in
+            for page in 1...9 { group.addTask { try await loader.load(page) } }
+            return try await group.reduce(into: [Page]()) { $0.append($1) }
+        }
+        #expect(slow.server.maxConcurrentRequests <= limit)  // reaching the limit is timing; keeping it is not
+        #expect(slow.server.requestCount == 9)
+        #expect(await loader.requestCount == 9)
+        #expect(pages.map(\.number).sorted() == Array(1...9))
+        #expect(pages.allSatisfy { $0.source == .network && !$0.items.isEmpty })
+    }
+
     @Test func fetchesOfDifferentPagesWaitTheirTurn() async throws {
         let slow = try DemoFeedServer(latency: .milliseconds(50))
         defer { slow.stop() }

@@ -2,13 +2,19 @@ import Synchronization
 
 /// PageLoader's fetch slots: at most `limit` transfers at once, handed on in the order asked.
 ///
-/// A lock rather than actor state: a finished transfer hands its slot to the next page on the thread
-/// it finished on, with no hop onto the loader's actor in between (each hop can be a thread wake-up,
-/// and at concurrency 1 those sit between one page's answer and the next page's request).
+/// A lock rather than actor state: a finished transfer hands its slot to the next in line on the
+/// thread it finished on. The next in line is either a waiting task, resumed, or a start action a
+/// transport queued (`SlotScheduledTransport`), run right there, so on loopback the next page's
+/// request leaves from the thread that read the last answer, with no thread to wake in between.
 final class FetchSlots: Sendable {
+    private enum Waiter {
+        case task(CheckedContinuation<Void, Never>)
+        case action(@Sendable () -> Void)
+    }
+
     private struct State {
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [Waiter] = []
         var requests = 0
     }
 
@@ -17,7 +23,7 @@ final class FetchSlots: Sendable {
 
     init(limit: Int) { self.limit = max(1, limit) }
 
-    /// Requests started so far (for tests and the benchmark).
+    /// Requests started or queued so far (for tests and the benchmark).
     var requestCount: Int { state.withLock { $0.requests } }
 
     /// Waits for a slot; counts the request it is for.
@@ -36,22 +42,41 @@ final class FetchSlots: Sendable {
                     state.running += 1
                     return true
                 }
-                state.waiting.append(continuation)
+                state.waiting.append(.task(continuation))
                 return false
             }
             if handOver { continuation.resume() }
         }
     }
 
+    /// Runs `start` holding a slot: now, on this thread, when one is free, else on the thread that
+    /// frees one. `start` must not block, and whoever it starts must call `release()` once.
+    func schedule(_ start: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            state.requests += 1
+            guard state.running < limit else {
+                state.waiting.append(.action(start))
+                return false
+            }
+            state.running += 1
+            return true
+        }
+        if now { start() }
+    }
+
     /// Frees a slot: the next in line gets it directly.
     func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> Waiter? in
             if state.waiting.isEmpty {
                 state.running -= 1
                 return nil
             }
             return state.waiting.removeFirst()
         }
-        next?.resume()
+        switch next {
+        case .task(let continuation)?: continuation.resume()
+        case .action(let start)?: start()
+        case nil: break
+        }
     }
 }

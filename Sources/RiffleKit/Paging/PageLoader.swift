@@ -161,14 +161,12 @@ public actor PageLoader {
                 kept.withLock { $0 = (response.body, parsed) }
             },
             fetch: { request throws(RiffleError) in
-                // Only the transfer waits its turn: parsing and writing the previous page overlap
-                // with the next request, so a serial load costs the server's latency, not more.
-                await slots.acquire()
+                // Only the transfer holds a slot: parsing and writing this page overlap with the
+                // next request, so a serial load costs the server's latency, not more. The slot is
+                // freed as soon as the answer is read (by the transport itself on loopback), and
+                // the yield lets a next page waiting for it go out before this one is checked.
                 let result: Result<HTTPResponse, RiffleError>
-                do throws(RiffleError) { result = .success(try await transport.send(request)) } catch { result = .failure(error) }
-                slots.release()
-                // The next page's request goes out on this thread before this page is checked and
-                // written, rather than waiting for another thread to wake up and send it.
+                do throws(RiffleError) { result = .success(try await transport.send(request, slots: slots)) } catch { result = .failure(error) }
                 await Task.yield()
                 return try result.get()
             })

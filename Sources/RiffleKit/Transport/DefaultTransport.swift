@@ -15,8 +15,8 @@ import FoundationNetworking
 /// let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: DefaultTransport())
 /// ```
 public final class DefaultTransport: HTTPTransporting {
-    private let loopback: LoopbackTransport
-    private let remote: URLSessionTransport
+    let loopback: LoopbackTransport
+    let remote: URLSessionTransport
 
     /// - Parameter timeout: seconds a request may take when it does not set its own `timeoutInterval`.
     public init(timeout: Int = 30) {

@@ -22,7 +22,7 @@ import Glibc
 /// let transport = LoopbackTransport(fallback: URLSessionTransport())
 /// let response = try await transport.send(URLRequest(url: server.url("/api/items")))
 /// ```
-public final class LoopbackTransport: HTTPTransporting {
+public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     /// Redirects followed before giving up, as URLSession does.
     public static let maxRedirects = 10
     /// `URLRequest.timeoutInterval` when nobody set it; the transport's own timeout applies then.
@@ -86,6 +86,42 @@ public final class LoopbackTransport: HTTPTransporting {
             // perform hands over only when there is a fallback.
             guard let fallback else { preconditionFailure("handed over without a fallback") }
             return try await fallback.send(redirected, progress: progress)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Sends `request` when `slots` has room: its start runs on the thread that frees a slot (the I/O
+    /// thread of the previous transfer, at one fetch at a time), and its own slot is freed on its I/O
+    /// thread once the answer is read, before the awaiting task is resumed.
+    func send(_ request: URLRequest, slots: FetchSlots) async throws(RiffleError) -> HTTPResponse {
+        guard Self.canSend(request) else {
+            await slots.acquire()
+            defer { slots.release() }
+            return try await send(request)
+        }
+        let cancel = CancelSwitch()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
+                slots.schedule { [self] in
+                    // The deadline runs from the start of the transfer, not from the wait for a slot.
+                    let deadline = deadline(for: request)
+                    let sent = cancel.isCancelled ? nil : sendOnKeptConnection(request, cancel, deadline, nil)
+                    DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
+                        let result = cancel.isCancelled && sent == nil ? .failure(.cancelled)
+                            : Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, deadline, nil, sent: sent) }
+                        slots.release()
+                        continuation.resume(returning: result)
+                    }
+                }
+            }
+        } onCancel: {
+            cancel.cancel()
+        }
+        switch outcome {
+        case .success(.response(let response)): return response
+        case .success(.handOver(let redirected)):
+            guard let fallback else { preconditionFailure("handed over without a fallback") }
+            return try await fallback.send(redirected, progress: nil)
         case .failure(let error): throw error
         }
     }
