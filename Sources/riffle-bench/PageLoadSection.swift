@@ -20,15 +20,19 @@ struct PageLoadSection {
         var table = Table("operation", "result", "detail")
 
         var warmDirectory: URL?
+        var pacing: String?
         for concurrency in [1, 4] {
             let directory = try temporaryDirectory()
             let loader = makeLoader(feed, directory, concurrency: concurrency)
+            server.server.resetLog()
             let elapsed = try await timeAll(loader, policy: .returnCacheElseLoad)
+            if concurrency == 1 { pacing = Self.pacing(server.server.requests) }
             let ideal = Double(pages) * 0.005 / Double(concurrency)
             table.add("cold load, concurrency \(concurrency)", String(format: "%.0f pages/s", Double(pages) / elapsed),
                       String(format: "%.3f s (ideal %.3f s, +%.1f%%)", elapsed, ideal, (elapsed / ideal - 1) * 100))
             if concurrency == 1 { warmDirectory = directory } else { try? FileManager.default.removeItem(at: directory) }
         }
+        if let pacing { table.add("  requests as the server saw them (concurrency 1)", "", pacing) }
         // The same cold load with no server latency: what each page costs beyond the 5 ms wait.
         server.latency = .zero
         let bare = try temporaryDirectory()
@@ -111,6 +115,15 @@ struct PageLoadSection {
         table.add("revalidate \(pages) stale pages", "\(conditional) × 304",
                   String(format: "no bodies transferred (all pages .revalidated), %.3f s", elapsed))
         table.print()
+    }
+
+    /// The mean gap between consecutive requests' arrivals, and what it holds beyond the latency: the
+    /// time from the server's answer to the client's next request.
+    static func pacing(_ requests: [HTTPServer.Request]) -> String? {
+        guard requests.count > 1 else { return nil }
+        let span = micros(requests[0].receivedAt.duration(to: requests[requests.count - 1].receivedAt))
+        let gap = span / Double(requests.count - 1)
+        return String(format: "one every %.2f ms: 5 ms latency + %.0f µs answer → next request", gap / 1000, gap - 5000)
     }
 
     private func makeLoader(_ feed: Feed, _ directory: URL, concurrency: Int) -> PageLoader {

@@ -17,11 +17,15 @@ extension HTTPServer {
         public var headers: [(name: String, value: String)]
         /// The body (empty when there is none).
         public var body: Data
+        /// When the whole request had been read (for benchmarks that look at a client's pacing).
+        public var receivedAt: ContinuousClock.Instant
 
         /// Creates a request; the server builds these, tests may too when calling a handler directly.
         public init(method: String, target: String, version: String = "HTTP/1.1",
-                    headers: [(name: String, value: String)] = [], body: Data = Data()) {
+                    headers: [(name: String, value: String)] = [], body: Data = Data(),
+                    receivedAt: ContinuousClock.Instant = .now) {
             self.method = method
+            self.receivedAt = receivedAt
             self.target = target
             self.version = version
             self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
