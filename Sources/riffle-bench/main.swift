@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import RiffleKit
 
 // Release benchmarks for Riffle. Run with `swift run -c release riffle-bench`.
@@ -76,7 +79,7 @@ struct CodablePage: Decodable {
 
 // `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
-// stored-page path).
+// stored-page path; `profile-transport`: loopback requests with no latency).
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
@@ -85,6 +88,13 @@ if wanted.contains("profile") {
 } else if wanted.contains("profile-stored") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(inStoredPage: data)) }
+} else if wanted.contains("profile-transport") {
+    let server = try BenchFeed.server(pages: 20, latency: .zero)
+    let transport = DefaultTransport()
+    for i in 0..<20_000 {
+        blackHole(try await transport.send(URLRequest(url: try Feed(template: server.template).url(forPage: i % 20 + 1))))
+    }
+    server.stop()
 } else {
     if wants("decode") { try CachedPageSection().run() }
     if wants("load") { try await PageLoadSection().run() }

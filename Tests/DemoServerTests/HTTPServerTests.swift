@@ -102,6 +102,20 @@ struct HTTPServerTests {
         #expect(server.connectionCount == 1)
     }
 
+    @Test func theRequestLogKeepsTheNewestUpToItsLimit() throws {
+        let server = try HTTPServer(requestLogLimit: 4) { .text("\($0.path)\n") }
+        defer { server.stop() }
+        let client = try #require(RawClient(port: server.port))
+        for n in 1...11 {
+            client.send("GET /\(n) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readReply()?.status == 200)
+        }
+        #expect(server.requests.map(\.path) == ["/8", "/9", "/10", "/11"])
+        #expect(server.requestCount == 11)
+        let times = server.requests.map(\.receivedAt)
+        #expect(times == times.sorted())
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
         let server = try echoServer()
         defer { server.stop() }

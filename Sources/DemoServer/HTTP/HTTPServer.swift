@@ -50,7 +50,7 @@ public final class HTTPServer: Sendable {
     public var maxConcurrentRequests: Int { core.state.withLock { $0.maxInFlight } }
 
     /// A copy of the received requests, oldest first, up to `requestLogLimit` of them.
-    public var requests: [Request] { core.state.withLock { $0.log } }
+    public var requests: [Request] { core.state.withLock { Array($0.log.suffix(core.requestLogLimit)) } }
 
     /// How many connections have been accepted since start (or the last `resetLog()`); shows keep-alive reuse.
     public var connectionCount: Int { core.state.withLock { $0.connectionCount } }

@@ -65,7 +65,11 @@ final class ServerCore: Sendable {
             state.inFlight += 1
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             guard requestLogLimit > 0 else { return }
-            if state.log.count >= requestLogLimit { state.log.removeFirst(state.log.count - requestLogLimit + 1) }
+            // Trimmed in batches: dropping the oldest entry on every request would move the whole
+            // log each time once it is full.
+            if state.log.count >= requestLogLimit + requestLogLimit / 4 + 1 {
+                state.log.removeFirst(state.log.count - requestLogLimit + 1)
+            }
             state.log.append(request)
         }
     }
