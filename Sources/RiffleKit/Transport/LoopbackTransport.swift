@@ -62,32 +62,7 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
             if let fallback { return try await fallback.send(request, progress: progress) }
             throw .transport("not a plain-HTTP loopback URL: \(request.url?.absoluteString ?? "none")")
         }
-        if Task.isCancelled { throw .cancelled }
-        let cancel = CancelSwitch()
-        let deadline = deadline(for: request)
-        let sent = sendOnKeptConnection(request, cancel, deadline, progress)
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
-                // A serial queue of its own per transfer: serial queues run on Dispatch's overcommit
-                // pool, which adds a thread whenever all are busy. A concurrent queue would share the
-                // global pool's few threads (one per core) and blocking I/O would starve it.
-                DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
-                    continuation.resume(returning: Result { () throws(RiffleError) -> Outcome in
-                        try perform(request, cancel, deadline, progress, sent: sent)
-                    })
-                }
-            }
-        } onCancel: {
-            cancel.cancel()
-        }
-        switch outcome {
-        case .success(.response(let response)): return response
-        case .success(.handOver(let redirected)):
-            // perform hands over only when there is a fallback.
-            guard let fallback else { preconditionFailure("handed over without a fallback") }
-            return try await fallback.send(redirected, progress: progress)
-        case .failure(let error): throw error
-        }
+        return try await transfer(request, progress, slots: nil)
     }
 
     /// Sends `request` when `slots` has room: its start runs on the thread that frees a slot (the I/O
@@ -99,20 +74,32 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
             defer { slots.release() }
             return try await send(request)
         }
+        return try await transfer(request, nil, slots: slots)
+    }
+
+    /// The transfer itself: started at once, or when `slots` has room; the blocking part on a Dispatch
+    /// thread; a redirect off loopback handed to the fallback.
+    private func transfer(_ request: URLRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
+                          slots: FetchSlots?) async throws(RiffleError) -> HTTPResponse {
+        if Task.isCancelled { throw .cancelled }
         let cancel = CancelSwitch()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
-                slots.schedule { [self] in
-                    // The deadline runs from the start of the transfer, not from the wait for a slot.
+                let start: @Sendable () -> Void = { [self] in
+                    // The deadline runs from the start of the transfer, not from a wait for a slot.
                     let deadline = deadline(for: request)
-                    let sent = cancel.isCancelled ? nil : sendOnKeptConnection(request, cancel, deadline, nil)
+                    let sent = cancel.isCancelled ? nil : sendOnKeptConnection(request, cancel, deadline, progress)
+                    // A serial queue of its own per transfer: serial queues run on Dispatch's overcommit
+                    // pool, which adds a thread whenever all are busy. A concurrent queue would share the
+                    // global pool's few threads (one per core) and blocking I/O would starve it.
                     DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
                         let result = cancel.isCancelled && sent == nil ? .failure(.cancelled)
-                            : Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, deadline, nil, sent: sent) }
-                        slots.release()
+                            : Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, deadline, progress, sent: sent) }
+                        slots?.release()
                         continuation.resume(returning: result)
                     }
                 }
+                if let slots { slots.schedule(start) } else { start() }
             }
         } onCancel: {
             cancel.cancel()
@@ -120,8 +107,9 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
         switch outcome {
         case .success(.response(let response)): return response
         case .success(.handOver(let redirected)):
+            // perform hands over only when there is a fallback.
             guard let fallback else { preconditionFailure("handed over without a fallback") }
-            return try await fallback.send(redirected, progress: nil)
+            return try await fallback.send(redirected, progress: progress)
         case .failure(let error): throw error
         }
     }
