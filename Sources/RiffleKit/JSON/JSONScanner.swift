@@ -236,6 +236,21 @@ struct JSONScanner {
         index &+= length
     }
 
+    /// The byte a two-character escape (`\n`, `\"`...) stands for; nil for `\u` and invalid escapes.
+    static func shortEscape(_ e: UInt8) -> UInt8? {
+        switch e {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
     /// Appends the character of the escape at `index` (a backslash) to `scratch`.
     mutating func parseEscape() throws(JSONParser.Error) {
         let backslash = index
@@ -243,15 +258,11 @@ struct JSONScanner {
         guard index < count else { throw error("unterminated string") }
         let e = base[index]
         index &+= 1
+        if let byte = Self.shortEscape(e) {
+            scratch.append(byte)
+            return
+        }
         switch e {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800...0xDBFF).contains(scalar) {
@@ -280,15 +291,11 @@ struct JSONScanner {
         guard index &+ 1 < count else { index = count; throw error("unterminated string") }
         let e = base[index &+ 1]
         index &+= 2
+        if let byte = Self.shortEscape(e) {
+            scratch.append(byte)
+            return
+        }
         switch e {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
         case UInt8(ascii: "u"):
             guard let high = hex4(at: index) else { appendUTF8(0xFFFD); return }
             index &+= 4
