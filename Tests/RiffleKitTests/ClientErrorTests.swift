@@ -31,7 +31,7 @@ struct ClientErrorTests {
 
     @Test func httpsAgainstAPlainHTTPPortIsATLSError() async throws {
         let server = try HTTPServer { _ in .json("{}") }
-        let plain = try PlainListener()
+        let plain = try ScriptedListener.plainHTTP()
         let url = URL(string: "https://127.0.0.1:\(plain.port)/")!
         let error = await riffleError { () async throws(RiffleError) in
             try await makeClient(server) { $0.retry = .none }.send(Endpoint<JSONValue>(.get, .url(url)))

@@ -98,6 +98,12 @@ struct RawConnection {
         }
     }
 
+    /// Waits for whatever the peer sends first (any bytes, not only HTTP), and discards it.
+    mutating func readSome() {
+        _ = receive()
+        buffer.removeAll()
+    }
+
     /// Blocks until the peer closes (or resets) the connection, discarding what it sends.
     mutating func waitForClose() {
         while receive() {}
