@@ -69,11 +69,7 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     /// thread of the previous transfer, at one fetch at a time), and its own slot is freed on its I/O
     /// thread once the answer is read, before the awaiting task is resumed.
     func send(_ request: URLRequest, slots: FetchSlots) async throws(RiffleError) -> HTTPResponse {
-        guard Self.canSend(request) else {
-            await slots.acquire()
-            defer { slots.release() }
-            return try await send(request)
-        }
+        guard Self.canSend(request) else { return try await sendHoldingSlot(request, slots) }
         return try await transfer(request, nil, slots: slots)
     }
 

@@ -17,6 +17,11 @@ extension HTTPTransporting {
     /// when it has one, else wait for a slot, send, and release.
     func send(_ request: URLRequest, slots: FetchSlots) async throws(RiffleError) -> HTTPResponse {
         if let scheduled = self as? any SlotScheduledTransport { return try await scheduled.send(request, slots: slots) }
+        return try await sendHoldingSlot(request, slots)
+    }
+
+    /// Waits for one of `slots`, sends, and frees the slot.
+    func sendHoldingSlot(_ request: URLRequest, _ slots: FetchSlots) async throws(RiffleError) -> HTTPResponse {
         await slots.acquire()
         defer { slots.release() }
         return try await send(request)
@@ -26,8 +31,6 @@ extension HTTPTransporting {
 extension DefaultTransport: SlotScheduledTransport {
     func send(_ request: URLRequest, slots: FetchSlots) async throws(RiffleError) -> HTTPResponse {
         if LoopbackTransport.canSend(request) { return try await loopback.send(request, slots: slots) }
-        await slots.acquire()
-        defer { slots.release() }
-        return try await remote.send(request)
+        return try await remote.sendHoldingSlot(request, slots)
     }
 }
