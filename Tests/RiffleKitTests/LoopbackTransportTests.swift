@@ -254,6 +254,27 @@ struct LoopbackTransportTests {
         #expect(try await LoopbackTransport().send(request(listener.url())).headers["x-tag"] == "a, b")
     }
 
+    @Test func aResponseWrittenInOddPiecesWithLooseHeadersArrivesIntact() async throws {
+        let body = pattern(200_000)
+        let head = "HTTP/1.1 200 OK\nX-Folded: first\n \t second\nX-Padded: \t value \t\nCONTENT-length: \(body.count)\n\n"
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            // Bare LF line ends, the head cut mid-line and mid-terminator, the body in uneven pieces.
+            let bytes = Array(head.utf8) + Array(body)
+            var offset = 0
+            for size in [7, 1, 30, 3, 5000, 1, 70_000] + Array(repeating: 90_000, count: 3) where offset < bytes.count {
+                let end = min(bytes.count, offset + size)
+                connection.write(Array(bytes[offset..<end]))
+                offset = end
+            }
+            connection.waitForClose()
+        }
+        let response = try await LoopbackTransport().send(request(listener.url()))
+        #expect(response.headers["x-folded"] == "first second")
+        #expect(response.headers["x-padded"] == "value")
+        #expect(response.body == body)
+    }
+
     @Test func aMalformedStatusLineIsAOneLineTransportError() async throws {
         let listener = try ScriptedListener { connection, _ in
             guard connection.readRequest() != nil else { return }

@@ -64,8 +64,9 @@ final class FetchSlots: Sendable {
         if now { start() }
     }
 
-    /// Frees a slot: the next in line gets it directly.
-    func release() {
+    /// Frees a slot: the next in line gets it directly. True when that was a start action, run here.
+    @discardableResult
+    func release() -> Bool {
         let next = state.withLock { state -> Waiter? in
             if state.waiting.isEmpty {
                 state.running -= 1
@@ -74,9 +75,9 @@ final class FetchSlots: Sendable {
             return state.waiting.removeFirst()
         }
         switch next {
-        case .task(let continuation)?: continuation.resume()
-        case .action(let start)?: start()
-        case nil: break
+        case .task(let continuation)?: continuation.resume(); return false
+        case .action(let start)?: start(); return true
+        case nil: return false
         }
     }
 }

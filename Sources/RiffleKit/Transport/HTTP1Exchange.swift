@@ -10,44 +10,84 @@ struct ResponseHead: Equatable {
     /// Names lowercased; a repeated header's values joined with ", ".
     var headers: [String: String]
 
-    /// Parses the bytes before the blank line; `.malformed` naming what was wrong.
+    /// Parses the bytes before the blank line; `.malformed` naming what was wrong. Works on bytes, not
+    /// Characters: "\r\n" is one grapheme that a split on "\n" would not see, and this runs between
+    /// every answer and the next request.
     init(_ bytes: ArraySlice<UInt8>) throws(SocketFailure) {
-        // Split on bytes: as Characters, "\r\n" is one grapheme that a split on "\n" would not see.
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)[...]
-        }
-        let statusLine = lines.isEmpty ? "" : lines.removeFirst()
-        // "HTTP/1.1 200 OK": a version, one space, three digits, then a space and a reason or nothing.
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let minor = Int(parts[0].dropFirst(7)),
-              parts[1].count == 3, parts[1].allSatisfy(\.isASCII), let status = Int(parts[1]), status >= 100 else {
-            throw .malformed("status line \"\(statusLine.prefix(60))\"")
+        var lines = Self.lines(bytes)
+        let statusLine = lines.isEmpty ? bytes[bytes.startIndex..<bytes.startIndex] : lines.removeFirst()
+        guard let (minor, status) = Self.statusLine(statusLine) else {
+            throw .malformed("status line \"\(String(decoding: statusLine, as: UTF8.self).prefix(60))\"")
         }
         minorVersion = minor
         self.status = status
         var headers: [String: String] = [:]
         var lastName: String?
         for line in lines where !line.isEmpty {
-            if line.first == " " || line.first == "\t", let name = lastName {
+            if line.first == 0x20 || line.first == 0x09, let name = lastName {
                 // Obsolete line folding: a continuation of the previous value.
-                headers[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)
+                headers[name, default: ""] += " " + HTTPText.trimmed(line)
                 continue
             }
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-                throw .malformed("header line \"\(line.prefix(60))\"")
+            guard let colon = line.firstIndex(of: 0x3A), colon != line.startIndex else {
+                throw .malformed("header line \"\(String(decoding: line, as: UTF8.self).prefix(60))\"")
             }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = String(decoding: line[..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            let value = HTTPText.trimmed(line[(colon + 1)...])
             if let earlier = headers[name] { headers[name] = earlier + ", " + value } else { headers[name] = value }
             lastName = name
         }
         self.headers = headers
     }
 
+    /// The head's lines without their line ends (CRLF or a bare LF).
+    private static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = bytes.startIndex
+        for index in bytes.indices where bytes[index] == 0x0A {
+            lines.append(bytes[lineStart..<(index > lineStart && bytes[index - 1] == 0x0D ? index - 1 : index)])
+            lineStart = index + 1
+        }
+        let last = bytes[lineStart...]
+        lines.append(last.last == 0x0D ? last.dropLast() : last)
+        return lines
+    }
+
+    /// "HTTP/1.1 200 OK": a version, one space, three digits, then a space and a reason or nothing.
+    private static func statusLine(_ line: ArraySlice<UInt8>) -> (minor: Int, status: Int)? {
+        let prefix = Array("HTTP/1.".utf8)
+        guard line.starts(with: prefix) else { return nil }
+        let rest = line.dropFirst(prefix.count)
+        guard let space = rest.firstIndex(of: 0x20), space > rest.startIndex,
+              rest[..<space].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), space - rest.startIndex <= 9 else { return nil }
+        let minor = rest[..<space].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        let code = rest[(space + 1)...].prefix { $0 != 0x20 }
+        guard code.count == 3, code.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        let status = code.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return status >= 100 ? (minor, status) : nil
+    }
+
     /// Whether the connection may carry another request after this response.
     var allowsKeepAlive: Bool {
-        let tokens = (headers["connection"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let tokens = (headers["connection"] ?? "").lowercased().split(separator: ",").map(HTTPText.trimmed)
         return minorVersion >= 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
+    }
+}
+
+/// Text helpers for header values, without Foundation's Unicode-aware (and slower) trimming.
+enum HTTPText {
+    /// `text` without the optional whitespace HTTP allows around values: spaces and tabs.
+    static func trimmed(_ text: Substring) -> String {
+        trimmed(text.utf8)
+    }
+
+    static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> String {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 {
+            end = bytes.index(before: end)
+        }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
 
@@ -64,11 +104,11 @@ enum BodyFraming: Equatable {
         if method == "HEAD" || (100..<200).contains(head.status) || head.status == 204 || head.status == 304 {
             self = .none
         } else if let coding = head.headers["transfer-encoding"] {
-            let last = coding.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased()
+            let last = coding.split(separator: ",").last.map(HTTPText.trimmed)?.lowercased()
             self = last == "chunked" ? .chunked : .untilClose
         } else if let text = head.headers["content-length"] {
             // Repeated identical values arrive joined ("12, 12"); differing ones are an error.
-            let values = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let values = Set(text.split(separator: ",").map(HTTPText.trimmed))
             guard values.count == 1, let length = Int(values.first!), length >= 0 else {
                 throw .malformed("Content-Length \"\(text.prefix(40))\"")
             }
@@ -87,8 +127,11 @@ struct HTTP1Exchange {
 
     let fd: Int32
     let deadline: ContinuousClock.Instant
-    private var buffer: [UInt8] = []
+    /// Bytes read: `buffer[start..<end]` is not consumed yet; the rest is room for the next read,
+    /// allocated once and never zeroed again.
+    private var buffer = [UInt8](repeating: 0, count: HTTP1Exchange.readSize)
     private var start = 0
+    private var end = 0
     /// Response bytes received so far; zero means the server never began to answer.
     private(set) var received = 0
 
@@ -98,36 +141,40 @@ struct HTTP1Exchange {
     }
 
     /// Bytes received beyond the response (a misbehaving server); the connection is then not reused.
-    var hasLeftover: Bool { start < buffer.count }
+    var hasLeftover: Bool { start < end }
 
-    /// Reads one more batch from the socket; false at end of stream.
+    /// Reads one more batch from the socket after the unconsumed bytes; false at end of stream.
     private mutating func fill() throws(SocketFailure) -> Bool {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+        if start == end {
             start = 0
-        } else if start > Self.readSize {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.readSize))
-        let fd = fd, deadline = deadline
-        // withUnsafeMutableBytes rethrows as `any Error`; a Result keeps the failure typed.
-        let result = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(SocketFailure) -> Int in
-                try LoopbackSocket.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]), until: deadline)
+            end = 0
+        } else if end == buffer.count {
+            if start > 0 {
+                // Move what is left to the front to make room.
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start)
+                }
+                end -= start
+                start = 0
+            } else {
+                buffer.append(contentsOf: repeatElement(0, count: Self.readSize))
             }
         }
-        let count: Int
-        switch result {
-        case .success(let value): count = value
-        case .failure(let error):
-            buffer.removeLast(Self.readSize)
-            throw error
-        }
-        buffer.removeLast(Self.readSize - count)
-        received += count
+        let fd = fd, deadline = deadline, tail = end
+        let count = try receive(fd, deadline) { raw in UnsafeMutableRawBufferPointer(rebasing: raw[tail...]) }
+        self.end += count
         return count > 0
+    }
+
+    /// recv into the part of `buffer` that `region` picks; withUnsafeMutableBytes rethrows as
+    /// `any Error`, so a Result keeps the failure typed.
+    private mutating func receive(_ fd: Int32, _ deadline: ContinuousClock.Instant,
+                                  _ region: (UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer) throws(SocketFailure) -> Int {
+        let count = try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SocketFailure) -> Int in try LoopbackSocket.receive(fd, into: region(raw), until: deadline) }
+        }.get()
+        received += count
+        return count
     }
 
     /// Reads the next response head, skipping interim 1xx answers (100 Continue).
@@ -145,15 +192,15 @@ struct HTTP1Exchange {
         while true {
             // The blank line ending the head; bare LF line ends are tolerated as most clients do.
             var index = scanned
-            while index < buffer.count {
+            while index < end {
                 if buffer[index] == 0x0A {
                     let next = index + 1
-                    if next < buffer.count && buffer[next] == 0x0A {
+                    if next < end && buffer[next] == 0x0A {
                         let head = buffer[start..<index]
                         start = next + 1
                         return head
                     }
-                    if next + 1 < buffer.count && buffer[next] == 0x0D && buffer[next + 1] == 0x0A {
+                    if next + 1 < end && buffer[next] == 0x0D && buffer[next + 1] == 0x0A {
                         let head = buffer[start..<index]
                         start = next + 2
                         return head
@@ -163,10 +210,10 @@ struct HTTP1Exchange {
             }
             // Rescan the last two bytes: the terminator may straddle two reads.
             // (as an offset from `start`, which fill() may move when it compacts the buffer).
-            let offset = max(0, buffer.count - 2 - start)
-            guard buffer.count - start <= Self.maxHeadBytes else { throw .malformed("response head over 64 KiB") }
+            let offset = max(0, end - 2 - start)
+            guard end - start <= Self.maxHeadBytes else { throw .malformed("response head over 64 KiB") }
             guard try fill() else {
-                if buffer.count == start { throw .closed }
+                if end == start { throw .closed }
                 throw .malformed("response ended inside its head")
             }
             scanned = start + offset
@@ -175,17 +222,16 @@ struct HTTP1Exchange {
 
     /// Reads the body `framing` describes, telling `progress` the running total as bytes arrive.
     mutating func readBody(_ framing: BodyFraming, progress: (Int) -> Void) throws(SocketFailure) -> Data {
-        var body = Data()
         switch framing {
         case .none:
-            break
+            return Data()
         case .length(let length):
-            body.reserveCapacity(length)
-            try copy(length, into: &body, progress: progress)
+            return try readBody(length: length, progress: progress)
         case .chunked:
+            var body = Data()
             while true {
                 let line = try readLine()
-                let sizeText = line.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) ?? ""
+                let sizeText = line.split(separator: ";", maxSplits: 1).first.map(HTTPText.trimmed) ?? ""
                 guard let size = Int(sizeText, radix: 16), size >= 0 else { throw .malformed("chunk size \"\(line.prefix(40))\"") }
                 if size == 0 { break }
                 try copy(size, into: &body, progress: progress)
@@ -193,15 +239,48 @@ struct HTTP1Exchange {
             }
             // Trailer fields, ignored, up to the blank line.
             while try !readLine().isEmpty {}
+            return body
         case .untilClose:
+            var body = Data()
             while true {
-                if start < buffer.count {
-                    body.append(contentsOf: buffer[start...])
-                    start = buffer.count
+                if start < end {
+                    body.append(contentsOf: buffer[start..<end])
+                    start = end
                     progress(body.count)
                 }
                 guard try fill() else { break }
             }
+            return body
+        }
+    }
+
+    /// A body of known length: what is already buffered, then read from the socket straight into the
+    /// body's own storage, with no copy in between.
+    private mutating func readBody(length: Int, progress: (Int) -> Void) throws(SocketFailure) -> Data {
+        guard length > 0 else { return Data() }
+        let buffered = min(length, end - start)
+        // Up to what the body needs; anything beyond stays buffered and counts as a leftover.
+        // Uninitialized storage: every byte is written below before the body is returned.
+        guard let storage = malloc(length) else { preconditionFailure("out of memory for a \(length)-byte body") }
+        var body = Data(bytesNoCopy: storage, count: length, deallocator: .free)
+        body.withUnsafeMutableBytes { raw in
+            buffer.withUnsafeBytes { bytes in raw.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: buffered) }
+        }
+        start += buffered
+        if buffered > 0 { progress(buffered) }
+        var filled = buffered
+        let fd = fd, deadline = deadline
+        while filled < length {
+            let offset = filled
+            let count = try body.withUnsafeMutableBytes { raw in
+                Result { () throws(SocketFailure) -> Int in
+                    try LoopbackSocket.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[offset...]), until: deadline)
+                }
+            }.get()
+            guard count > 0 else { throw .closed }
+            received += count
+            filled += count
+            progress(filled)
         }
         return body
     }
@@ -209,8 +288,8 @@ struct HTTP1Exchange {
     private mutating func copy(_ count: Int, into body: inout Data, progress: (Int) -> Void) throws(SocketFailure) {
         var needed = count
         while needed > 0 {
-            if start == buffer.count { guard try fill() else { throw .closed } }
-            let take = min(needed, buffer.count - start)
+            if start == end { guard try fill() else { throw .closed } }
+            let take = min(needed, end - start)
             body.append(contentsOf: buffer[start..<(start + take)])
             start += take
             needed -= take
@@ -222,14 +301,14 @@ struct HTTP1Exchange {
     private mutating func readLine() throws(SocketFailure) -> String {
         var scanned = start
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+            if let newline = buffer[scanned..<end].firstIndex(of: 0x0A) {
+                var lineEnd = newline
+                if lineEnd > start && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                let line = String(decoding: buffer[start..<lineEnd], as: UTF8.self)
                 start = newline + 1
                 return line
             }
-            let offset = buffer.count - start  // fill() may move `start` when it compacts
+            let offset = end - start  // fill() may move `start` when it compacts
             guard offset <= Self.maxChunkLine else { throw .malformed("chunk line over 4 KiB") }
             guard try fill() else { throw .closed }
             scanned = start + offset

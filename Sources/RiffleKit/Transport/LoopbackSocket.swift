@@ -185,10 +185,10 @@ final class ConnectionPool: Sendable {
     /// after a while (commonly 5 to 60 s), and a stale one costs a failed attempt.
     static let maxIdle = Duration.seconds(30)
 
-    private let idle = Mutex<[String: [Idle]]>([:])
+    private let idle = Mutex<[LoopbackTarget.PoolKey: [Idle]]>([:])
 
     /// The most recently returned live connection to `key`, if any.
-    func take(_ key: String) -> Int32? {
+    func take(_ key: LoopbackTarget.PoolKey) -> Int32? {
         let now = ContinuousClock.now
         while true {
             let candidate: Idle? = idle.withLock { $0[key]?.popLast() }
@@ -198,7 +198,7 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    func put(_ fd: Int32, _ key: String) {
+    func put(_ fd: Int32, _ key: LoopbackTarget.PoolKey) {
         let kept = idle.withLock { idle in
             guard idle[key, default: []].count < Self.limit else { return false }
             idle[key, default: []].append(Idle(fd: fd, since: .now))

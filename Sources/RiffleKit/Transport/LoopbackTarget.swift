@@ -8,7 +8,7 @@ import Glibc
 /// URLSession keeps handling.
 struct LoopbackTarget: Sendable, Equatable {
     /// One socket address to try, in order.
-    enum Address: Sendable, Equatable {
+    enum Address: Sendable, Hashable {
         case v4(UInt32)  // network byte order
         case v6
     }
@@ -20,8 +20,13 @@ struct LoopbackTarget: Sendable, Equatable {
     /// `host:port` (or just host) as `RiffleError(_:url:)` spells it, so both transports name a host alike.
     let hostDescription: String
 
-    /// The pool key: connections are shared by requests to the same addresses and port.
-    var poolKey: String { "\(addresses)|\(port)" }
+    /// Connections are shared by requests to the same addresses and port.
+    struct PoolKey: Sendable, Hashable {
+        let addresses: [Address]
+        let port: UInt16
+    }
+
+    var poolKey: PoolKey { PoolKey(addresses: addresses, port: port) }
 
     init?(_ url: URL) {
         guard url.scheme?.lowercased() == "http", let rawHost = url.host, !rawHost.isEmpty else { return nil }
@@ -30,7 +35,8 @@ struct LoopbackTarget: Sendable, Equatable {
         guard let port = UInt16(exactly: url.port ?? 80), port != 0 else { return nil }
         self.addresses = addresses
         self.port = port
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        // On bytes: Foundation's contains(_: StringProtocol) is an NSString search, and this runs per request.
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         hostHeader = url.port.map { "\(bracketed):\($0)" } ?? bracketed
         hostDescription = url.port.map { "\(rawHost):\($0)" } ?? rawHost
     }

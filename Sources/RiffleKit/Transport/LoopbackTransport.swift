@@ -78,20 +78,29 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     private func transfer(_ request: URLRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
                           slots: FetchSlots?) async throws(RiffleError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
+        // canSend checked the URL. The head is ready before the transfer's turn comes, so at its turn
+        // the request only has to be written.
+        guard let url = request.url, let target = LoopbackTarget(url) else { preconditionFailure("not a loopback URL") }
+        let head = try RequestHead.serialize(request, url: url, method: Self.method(request), target: target)
         let cancel = CancelSwitch()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Outcome, RiffleError>, Never>) in
                 let start: @Sendable () -> Void = { [self] in
                     // The deadline runs from the start of the transfer, not from a wait for a slot.
                     let deadline = deadline(for: request)
-                    let sent = cancel.isCancelled ? nil : sendOnKeptConnection(request, cancel, deadline, progress)
+                    let sent = cancel.isCancelled ? nil : sendOnKeptConnection(request, head, target, cancel, deadline, progress)
                     // A serial queue of its own per transfer: serial queues run on Dispatch's overcommit
                     // pool, which adds a thread whenever all are busy. A concurrent queue would share the
                     // global pool's few threads (one per core) and blocking I/O would starve it.
                     DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
                         let result = cancel.isCancelled && sent == nil ? .failure(.cancelled)
-                            : Result { () throws(RiffleError) -> Outcome in try perform(request, cancel, deadline, progress, sent: sent) }
-                        slots?.release()
+                            : Result { () throws(RiffleError) -> Outcome in try perform(request, head, cancel, deadline, progress, sent: sent) }
+                        if slots?.release() == true {
+                            // The next request just left for a server on this machine. On a small
+                            // machine the server thread that must read it often waits for this very
+                            // CPU, and the task resumed below would otherwise run first.
+                            sched_yield()
+                        }
                         continuation.resume(returning: result)
                     }
                 }
@@ -130,11 +139,9 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     /// small VM, and at one request at a time it would sit between every answer and the next request).
     /// Nil when there is no idle connection, the body is large, progress is wanted, or the write fails:
     /// the I/O thread then does everything itself.
-    private func sendOnKeptConnection(_ request: URLRequest, _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
-                                      _ progress: (@Sendable (TransferProgress) -> Void)?) -> Int32? {
-        guard progress == nil, (request.httpBody?.count ?? 0) <= 16 * 1024, let url = request.url,
-              let target = LoopbackTarget(url), let head = try? RequestHead.serialize(request, url: url, method: Self.method(request), target: target),
-              let fd = pool.take(target.poolKey) else { return nil }
+    private func sendOnKeptConnection(_ request: URLRequest, _ head: [UInt8], _ target: LoopbackTarget, _ cancel: CancelSwitch,
+                                      _ deadline: ContinuousClock.Instant, _ progress: (@Sendable (TransferProgress) -> Void)?) -> Int32? {
+        guard progress == nil, (request.httpBody?.count ?? 0) <= 16 * 1024, let fd = pool.take(target.poolKey) else { return nil }
         guard cancel.attach(fd) else { close(fd); return nil }
         do throws(SocketFailure) {
             try Self.send(head + (request.httpBody ?? Data()), fd, deadline)
@@ -150,16 +157,18 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
 
     /// Sends `request` (unless `sent` holds the connection it was already written on) and follows its
     /// redirects while they stay on loopback plain HTTP; blocks.
-    private func perform(_ request: URLRequest, _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
+    private func perform(_ request: URLRequest, _ head: [UInt8], _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
                          _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?) throws(RiffleError) -> Outcome {
         var current = request
+        var head: [UInt8]? = head
         var redirects = 0
         var sent = sent
         while true {
             // canSend checked the first URL and the loop checks each redirect's before coming round.
             guard let url = current.url, let target = LoopbackTarget(url) else { preconditionFailure("not a loopback URL") }
-            let response = try exchange(current, url, target, deadline, cancel, progress, sent: sent)
+            let response = try exchange(current, url, target, head, deadline, cancel, progress, sent: sent)
             sent = nil
+            head = nil
             guard let next = Redirect.follow(response, of: current), let nextURL = next.url else { return .response(response) }
             redirects += 1
             guard redirects <= Self.maxRedirects else {
@@ -173,11 +182,13 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     /// One request and response on a pooled or new connection. A pooled connection the server had
     /// already closed fails before any response byte arrives; an idempotent request then gets one
     /// more try on a fresh connection, as browsers and libcurl do.
-    private func exchange(_ request: URLRequest, _ url: URL, _ target: LoopbackTarget, _ deadline: ContinuousClock.Instant,
-                          _ cancel: CancelSwitch, _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?)
-        throws(RiffleError) -> HTTPResponse {
+    /// `serialized` is the request's head when the caller has it already.
+    private func exchange(_ request: URLRequest, _ url: URL, _ target: LoopbackTarget, _ serialized: [UInt8]?,
+                          _ deadline: ContinuousClock.Instant, _ cancel: CancelSwitch,
+                          _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?) throws(RiffleError) -> HTTPResponse {
         let method = Self.method(request)
-        let head = try RequestHead.serialize(request, url: url, method: method, target: target)
+        let head: [UInt8]
+        if let serialized { head = serialized } else { head = try RequestHead.serialize(request, url: url, method: method, target: target) }
         let body = request.httpBody ?? Data()
         var retried = false
         var sent = sent
