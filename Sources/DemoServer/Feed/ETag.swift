@@ -4,10 +4,9 @@ import Foundation
 enum ETag {
     /// `"<16 hex digits>"`: FNV-1a 64 of `body`, which is enough to tell demo pages apart.
     static func of(_ body: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
+        // Over the raw bytes: Data's iterator costs several times the hashing itself.
+        let hash = body.withUnsafeBytes { bytes in
+            bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
         }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""

@@ -8,6 +8,9 @@ struct Connection {
     let fd: Int32
     let core: ServerCore
     private var buffer: [UInt8] = []
+    /// When the bytes of the request being read arrived: the last read that added to it, or the
+    /// start of the read for a request that was already buffered (pipelined).
+    private var arrival = ContinuousClock.now
 
     init(fd: Int32, core: ServerCore) {
         self.fd = fd
@@ -18,8 +21,9 @@ struct Connection {
         while let head = readHead() {
             guard let request = readRequest(head) else { return }
             // The latency runs from the request's arrival, and the answer is ready before the wait
-            // ends: a 5 ms server answers 5 ms after it was asked, not 5 ms plus its own work.
-            let arrived = ContinuousClock.now
+            // ends: a 5 ms server answers 5 ms after it was asked, not 5 ms plus its own work
+            // (parsing included).
+            let arrived = request.receivedAt
             core.record(request)
             let response = core.handler(request)
             let keepAlive = head.wantsKeepAlive && response.header("Connection")?.lowercased() != "close" && !core.isStopped
@@ -33,6 +37,7 @@ struct Connection {
 
     /// Reads up to the blank line ending the head; nil when the connection ends or the head is unusable.
     private mutating func readHead() -> RequestHead? {
+        arrival = .now
         var scanned = 0
         while true {
             if let end = RequestHead.endOfHead(in: buffer, from: max(0, scanned - 3)) {
@@ -43,7 +48,7 @@ struct Connection {
             }
             scanned = buffer.count
             guard buffer.count <= Self.maxHeadBytes else { reject(431, "request head over 64 KiB"); return nil }
-            guard Socket.receive(fd, into: &buffer) else { return nil }
+            guard receive() else { return nil }
         }
     }
 
@@ -65,12 +70,19 @@ struct Connection {
             guard Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return nil }
         }
         while buffer.count < length {
-            guard Socket.receive(fd, into: &buffer) else { return nil }
+            guard receive() else { return nil }
         }
         let body = Data(buffer[..<length])
         buffer.removeFirst(length)
         return HTTPServer.Request(method: head.method, target: head.target, version: head.version,
-                                  headers: head.headers, body: body)
+                                  headers: head.headers, body: body, receivedAt: arrival)
+    }
+
+    /// Reads what is available onto the buffer, noting when it came; false at end of stream.
+    private mutating func receive() -> Bool {
+        guard Socket.receive(fd, into: &buffer) else { return false }
+        arrival = .now
+        return true
     }
 
     /// Sleeps until `deadline` unless the peer disconnects or the server stops first; false means give up.

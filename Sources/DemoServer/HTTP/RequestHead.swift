@@ -20,7 +20,8 @@ struct RequestHead {
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             let name = line[..<colon]
-            guard !name.isEmpty, !name.contains(" "), !name.contains("\t") else { return nil }
+            // On bytes: with Foundation in the module, contains(" ") is a slow NSString search.
+            guard !name.isEmpty, !name.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) else { return nil }
             let value = line[line.index(after: colon)...].trimmingSpacesAndTabs()
             headers.append((name: name.lowercased(), value: String(value)))
         }
