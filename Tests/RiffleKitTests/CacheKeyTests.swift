@@ -14,6 +14,8 @@ struct CacheKeyTests {
         ("http://example.com/a?x=%7e&y=a%20b#frag", "http://example.com/a?x=~&y=a%20b"),
         ("http://example.com/a?tag=b&tag=a&id=1", "http://example.com/a?id=1&tag=b&tag=a"),
         ("http://user:secret@example.com/a", "http://example.com/a"),
+        ("http://example.com/a?q=a+b&Z=1&page=2", "http://example.com/a?Z=1&page=2&q=a+b"),
+        ("http://example.com/a?q=%41%2fb", "http://example.com/a?q=A%2Fb"),
     ])
     func canonicalURL(input: String, expected: String) {
         #expect(URLCanonicalizer.canonical(URL(string: input)!) == expected)

@@ -25,6 +25,16 @@ struct CacheTierTests {
         #expect(memory.keysByRecency == ["d", "e", "a"])
     }
 
+    @Test func lookingInANewCacheFolderWritesNothingUntilSomethingIsStored() async throws {
+        let fixture = try CacheFixture()
+        #expect(await fixture.cache.cachedValue(for: fixture.request(), maxAge: nil) == nil)
+        await #expect(throws: RiffleError.notCached) { try await fixture.get(fixture.request(), .returnCacheDontLoad) }
+        #expect(fixture.allFiles().isEmpty)
+        _ = try await fixture.get(fixture.request())
+        #expect(fixture.allFiles().contains { $0.path.hasSuffix("/responses/index.sqlite") })
+        #expect(await fixture.cache.cachedValue(for: fixture.request(), maxAge: nil)?.source == .cache)
+    }
+
     @Test func diskTierEvictsLeastRecentlyUsedAfterTheLimit() async throws {
         let fixture = try CacheFixture { $0.sizeLimit = 10_000; $0.memoryCountLimit = 0; $0.inlineLimit = 0 }
         let body = #"{"pad": "\#(String(repeating: "x", count: 3_000))"}"#

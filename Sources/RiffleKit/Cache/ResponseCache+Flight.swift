@@ -7,6 +7,8 @@ extension ResponseCache {
     /// Everything one network step needs.
     struct Transfer: Sendable {
         var key: CacheKey
+        /// `flightKey(request, key:)`, worked out once.
+        var flightKey: CacheKey
         var request: URLRequest
         var maxAge: TimeInterval?
         var location: BodyLocation
@@ -44,7 +46,7 @@ extension ResponseCache {
     private func join(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
         nextID += 1
         let waiter = nextID
-        let key = Self.flightKey(transfer.request)
+        let key = transfer.flightKey
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
@@ -69,9 +71,10 @@ extension ResponseCache {
 
     /// Requests share a transfer only when every header matches too: a `Vary`ing server could answer two
     /// requests with one cache key differently (another `Accept-Language`, say).
-    static func flightKey(_ request: URLRequest) -> CacheKey {
+    /// `key`: the request's cache key when the caller has it already.
+    static func flightKey(_ request: URLRequest, key: CacheKey? = nil) -> CacheKey {
         let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
-        return CacheKey(id: CacheKey(request).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
+        return CacheKey(id: (key ?? CacheKey(request)).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
     }
 
     private func leave(_ key: CacheKey, waiter: Int) {
@@ -89,7 +92,7 @@ extension ResponseCache {
         let result = await perform(transfer, conditional: conditional)
         // Delivery and removal happen in this one actor step, so a caller arriving while the transfer
         // finishes either joins it (and gets this result) or arrives after and finds the stored entry.
-        let key = Self.flightKey(transfer.request)
+        let key = transfer.flightKey
         guard let flight = flights[key], flight.id == id else { return }
         flights[key] = nil
         for continuation in flight.waiters.values { continuation.resume(returning: result) }

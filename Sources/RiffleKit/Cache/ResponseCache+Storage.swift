@@ -7,7 +7,7 @@ extension ResponseCache {
     /// Memory, then disk. An entry stored for other `Vary` header values is a miss.
     func entry(for key: CacheKey, request: URLRequest, now: Date) -> CacheEntry? {
         var found = memory.value(for: key)
-        if found == nil, let disk = try? disk(), let stored = disk.read(key, now: now) {
+        if found == nil, let disk = diskForLookup(), let stored = disk.read(key, now: now) {
             found = stored
             // Page bodies are not kept in memory: their file on disk is the truth PageLoader and
             // other processes read and write.

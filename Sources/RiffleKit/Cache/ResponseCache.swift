@@ -41,6 +41,7 @@ public actor ResponseCache: ResponseCaching {
     var flights: [CacheKey: Flight] = [:]
     var nextID = 0
     private var diskStore: DiskCache?
+    private nonisolated let indexPath: String
 
     /// - Parameters:
     ///   - directory: the cache root; created (mode 0700) on first use.
@@ -49,7 +50,17 @@ public actor ResponseCache: ResponseCaching {
         self.directory = directory
         self.configuration = configuration
         self.clock = clock
+        indexPath = DiskCache.indexPath(directory.appendingPathComponent("responses", isDirectory: true))
         memory = MemoryCache(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
+    }
+
+    /// The disk tier for a lookup: nil while the cache has no index yet. A lookup in a new cache is
+    /// then a miss without creating one: creating the index takes several synced writes (about 5 ms),
+    /// which belong to the first store, beside the next transfer, not before the first request.
+    func diskForLookup() -> DiskCache? {
+        if let diskStore { return diskStore }
+        guard FileManager.default.fileExists(atPath: indexPath) else { return nil }
+        return try? disk()
     }
 
     /// The disk tier, opened on first use so that creating a cache never fails.
@@ -81,7 +92,7 @@ public actor ResponseCache: ResponseCaching {
         let url = request.url ?? URL(string: "about:blank")!
         let now = clock()
         let cached = entry(for: key, request: request, now: now)
-        let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
+        let transfer = Transfer(key: key, flightKey: Self.flightKey(request, key: key), request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
                                 validate: validate, fetch: fetch)
         switch policy {
         case .returnCacheDontLoad:

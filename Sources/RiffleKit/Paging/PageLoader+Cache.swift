@@ -75,12 +75,16 @@ extension PageLoader {
 
     /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry.
     nonisolated func pageLocation(_ number: Int) -> BodyLocation {
-        .page(path: "feeds/\(feed.id)/\(store.bodyURL(number).lastPathComponent)", feed: feed.id)
+        .page(path: "feeds/\(feed.id)/feed_\(number).json", feed: feed.id)
     }
 
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
     func storedPage(_ number: Int) async -> Page? {
+        // A page's body is only ever kept in its own file: without the file there is nothing to look
+        // up. This answers a miss here, with no trip through the cache's actor, so asking for many
+        // new pages at once does not queue a lookup per page in front of the first page's request.
+        guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
         // Read once: where the page was fetched from (else where it would be), and its next link.
         let metadata = store.readMetadata(number)
         guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),

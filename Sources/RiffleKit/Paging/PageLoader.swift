@@ -117,13 +117,19 @@ public actor PageLoader {
 
     private func fetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
         let task: Task<Page, any Error>
+        let started: Bool
         if let shared = inFlight[number] {
             task = shared
             joinedCount += 1
+            started = false
         } else {
-            task = Task { try await self.fetchInTurn(number, policy: policy) }
+            task = startFetch(number, policy: policy)
             inFlight[number] = task
+            started = true
         }
+        // The caller that started the fetch removes it once the result exists (always: the task is
+        // not cancelled with its callers), so a caller arriving in between still joins it.
+        defer { if started { inFlight[number] = nil } }
         do {
             return try await task.value
         } catch {
@@ -131,10 +137,17 @@ public actor PageLoader {
         }
     }
 
+    /// A numbered page's URL is known at once: its fetch starts off the actor, right away, rather
+    /// than behind every job queued on the actor first (a dump of 200 pages queues 200 cache lookups,
+    /// and at one fetch at a time the first request would wait for all of them).
+    private func startFetch(_ number: Int, policy: CachePolicy) -> Task<Page, any Error> {
+        if feed.pagination.isSequential && number > 1 { return Task { try await self.fetchInTurn(number, policy: policy) } }
+        guard let url = pageURL(number) else { return Task { self.endPage(number) } }
+        return Task.detached(priority: Task.currentPriority) { try await self.performFetch(number, url: url, policy: policy) }
+    }
+
+    /// A sequential feed's page: its URL is in the previous page's answer.
     private func fetchInTurn(_ number: Int, policy: CachePolicy) async throws -> Page {
-        // Removal happens on the actor after the result exists, so a caller arriving in between still
-        // joins this task and gets its result.
-        defer { inFlight[number] = nil }
         if feed.pagination.isSequential, number > 1 {
             // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
             if let previous = inFlight[number - 1] { _ = try? await previous.value }

@@ -35,24 +35,32 @@ public struct PageStore: Sendable {
     /// - Parameters:
     ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
     ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
+    /// The folder's path with a trailing slash: file paths are made by appending a name, which costs
+    /// far less than `URL.appendingPathComponent` on every lookup.
+    private let folderPath: String
+
     public init(cacheDirectory: URL, feedID: String) {
         directory = cacheDirectory.appendingPathComponent("feeds", isDirectory: true)
             .appendingPathComponent(feedID, isDirectory: true)
+        let path = directory.path
+        folderPath = path.hasSuffix("/") ? path : path + "/"
     }
 
-    public func bodyURL(_ page: Int) -> URL { directory.appendingPathComponent("feed_\(page).json") }
-    public func metadataURL(_ page: Int) -> URL { directory.appendingPathComponent("feed_\(page).meta.json") }
+    public func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
+    public func metadataURL(_ page: Int) -> URL { URL(fileURLWithPath: metadataPath(page), isDirectory: false) }
+    func bodyPath(_ page: Int) -> String { folderPath + "feed_\(page).json" }
+    func metadataPath(_ page: Int) -> String { folderPath + "feed_\(page).meta.json" }
 
     /// The stored bytes and metadata of `page`, or nil when it is not on disk.
     public func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
-        guard let data = FileManager.default.contents(atPath: bodyURL(page).path) else { return nil }
-        let metadata = FileManager.default.contents(atPath: metadataURL(page).path).flatMap(Self.decodeMetadata)
+        guard let data = FileManager.default.contents(atPath: bodyPath(page)) else { return nil }
+        let metadata = FileManager.default.contents(atPath: metadataPath(page)).flatMap(Self.decodeMetadata)
         return (data, metadata)
     }
 
     /// `page`'s metadata alone, without reading its body; nil when absent or unreadable.
     public func readMetadata(_ page: Int) -> Metadata? {
-        FileManager.default.contents(atPath: metadataURL(page).path).flatMap(Self.decodeMetadata)
+        FileManager.default.contents(atPath: metadataPath(page)).flatMap(Self.decodeMetadata)
     }
 
     /// Replaces `page` with `data`, atomically.

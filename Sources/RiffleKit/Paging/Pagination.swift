@@ -56,11 +56,13 @@ public struct Pagination: Sendable, Hashable {
     /// The template with the page's placeholders filled in; nil means the URL depends on the previous page.
     func substitute(_ template: String, page number: Int) -> String {
         switch style {
+        // The standard library's replacing, not Foundation's replacingOccurrences (an NSString round
+        // trip): this runs for every page looked up.
         case .pageNumber(let first):
-            return template.replacingOccurrences(of: "{page}", with: String(number - 1 + first))
+            return template.replacing("{page}", with: String(number - 1 + first))
         case .offset(let limit):
-            return template.replacingOccurrences(of: "{offset}", with: String((number - 1) * limit))
-                .replacingOccurrences(of: "{limit}", with: String(limit))
+            return template.replacing("{offset}", with: String((number - 1) * limit))
+                .replacing("{limit}", with: String(limit))
         case .cursor, .linkHeader:
             return template
         }

@@ -21,10 +21,13 @@ extension DiskCache {
         CREATE INDEX IF NOT EXISTS entries_by_feed ON entries (feed);
         """
 
+    /// The index database's path in the `responses` folder.
+    static func indexPath(_ folder: URL) -> String { folder.appendingPathComponent("index.sqlite").path }
+
     /// Opens the index; a file that is not a database (or fails its check) is logged and replaced by an
     /// empty one. Busy or locked files are waited for inside `SQLiteDatabase`, never replaced.
     static func open(_ folder: URL, log: @Sendable (String) -> Void) throws(RiffleError) -> SQLiteDatabase {
-        let path = folder.appendingPathComponent("index.sqlite").path
+        let path = indexPath(folder)
         do {
             return try openChecked(path)
         } catch where error.corrupt {

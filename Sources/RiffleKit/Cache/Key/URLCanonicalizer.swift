@@ -31,9 +31,19 @@ enum URLCanonicalizer {
         return text
     }
 
+    private static func isUnreservedOrPlus(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"): true
+        default: false
+        }
+    }
+
     /// Decodes then re-encodes, so `%7e`, `%7E` and `~` read the same. `+` stays as it is: whether it
     /// means a space is the server's business.
     private static func normalise(_ part: Substring) -> String {
+        // Already canonical when every byte is unreserved ASCII or "+" (no escapes): most names and values.
+        if part.utf8.allSatisfy(isUnreservedOrPlus) { return String(part) }
         let decoded = String(part).removingPercentEncoding ?? String(part)
         var out = ""
         for scalar in decoded.unicodeScalars {
