@@ -20,23 +20,25 @@ struct PageLoadSection {
         var table = Table("operation", "result", "detail")
 
         var warmDirectory: URL?
-        var pacing: String?
+        var pacing: [String] = []
         for concurrency in [1, 4] {
             let directory = try temporaryDirectory()
             let loader = makeLoader(feed, directory, concurrency: concurrency)
             server.server.resetLog()
-            let elapsed = try await timeAll(loader, policy: .returnCacheElseLoad)
-            if concurrency == 1 { pacing = Self.pacing(server.server.requests) }
+            let (elapsed, start) = try await timeAll(loader, policy: .returnCacheElseLoad)
+            if concurrency == 1 {
+                pacing = [Self.firstRequest(server.server.requests, after: start), Self.pacing(server.server.requests)].compactMap { $0 }
+            }
             let ideal = Double(pages) * 0.005 / Double(concurrency)
             table.add("cold load, concurrency \(concurrency)", String(format: "%.0f pages/s", Double(pages) / elapsed),
                       String(format: "%.3f s (ideal %.3f s, +%.1f%%)", elapsed, ideal, (elapsed / ideal - 1) * 100))
             if concurrency == 1 { warmDirectory = directory } else { try? FileManager.default.removeItem(at: directory) }
         }
-        if let pacing { table.add("  requests as the server saw them (concurrency 1)", "", pacing) }
+        for line in pacing { table.add("  requests as the server saw them (concurrency 1)", "", line) }
         // The same cold load with no server latency: what each page costs beyond the 5 ms wait.
         server.latency = .zero
         let bare = try temporaryDirectory()
-        let overhead = try await timeAll(makeLoader(feed, bare, concurrency: 1), policy: .returnCacheElseLoad)
+        let overhead = try await timeAll(makeLoader(feed, bare, concurrency: 1), policy: .returnCacheElseLoad).seconds
         try? FileManager.default.removeItem(at: bare)
         server.latency = latency
         table.add("cold load, concurrency 1, no latency", String(format: "%.0f pages/s", Double(pages) / overhead),
@@ -117,6 +119,26 @@ struct PageLoadSection {
         table.print()
     }
 
+    /// The concurrency-1 cold load alone, with its pacing (`riffle-bench cold`, for tracing).
+    func coldOnly() async throws {
+        let server = try BenchFeed.server(pages: pages, latency: latency)
+        defer { server.stop() }
+        let feed = try Feed(template: server.template, name: "bench")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (elapsed, start) = try await timeAll(makeLoader(feed, directory, concurrency: 1), policy: .returnCacheElseLoad)
+        print(String(format: "cold load, concurrency 1: %.3f s (+%.1f%%)", elapsed, (elapsed - 1) * 100))
+        for line in [Self.firstRequest(server.server.requests, after: start), Self.pacing(server.server.requests)] {
+            if let line { print(line) }
+        }
+    }
+
+    /// How long after the pages were asked for the first request reached the server.
+    static func firstRequest(_ requests: [HTTPServer.Request], after start: ContinuousClock.Instant) -> String? {
+        guard let first = requests.first else { return nil }
+        return String(format: "first request %.1f ms after the pages were asked for", micros(start.duration(to: first.receivedAt)) / 1000)
+    }
+
     /// The mean gap between consecutive requests' arrivals, and what it holds beyond the latency: the
     /// time from the server's answer to the client's next request.
     static func pacing(_ requests: [HTTPServer.Request]) -> String? {
@@ -132,8 +154,9 @@ struct PageLoadSection {
         return PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport(), configuration: configuration)
     }
 
-    /// Seconds to load every page, all asked for at once (the loader keeps them to its concurrency).
-    private func timeAll(_ loader: PageLoader, policy: CachePolicy) async throws -> Double {
+    /// Seconds to load every page, all asked for at once (the loader keeps them to its concurrency),
+    /// and when they were asked for.
+    private func timeAll(_ loader: PageLoader, policy: CachePolicy) async throws -> (seconds: Double, start: ContinuousClock.Instant) {
         let clock = ContinuousClock()
         let start = clock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -142,7 +165,7 @@ struct PageLoadSection {
             }
             for try await count in group { precondition(count == BenchFeed.perPage) }
         }
-        return micros(start.duration(to: clock.now)) / 1e6
+        return (micros(start.duration(to: clock.now)) / 1e6, start)
     }
 
     private func temporaryDirectory() throws -> URL {

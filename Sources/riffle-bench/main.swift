@@ -79,7 +79,8 @@ struct CodablePage: Decodable {
 
 // `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
-// stored-page path; `profile-transport`: loopback requests with no latency).
+// stored-page path; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
+// lookups of pages that are not stored); `riffle-bench cold`: the serial cold load alone, for tracing.
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
@@ -95,6 +96,16 @@ if wanted.contains("profile") {
         blackHole(try await transport.send(URLRequest(url: try Feed(template: server.template).url(forPage: i % 20 + 1))))
     }
     server.stop()
+} else if wanted.contains("profile-miss") {
+    let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", name: "miss")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-miss-\(getpid())")
+    let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport())
+    let start = ContinuousClock.now
+    for i in 0..<20_000 { _ = try? await loader.load(i % 200 + 1, policy: .returnCacheDontLoad) }
+    print(String(format: "%.1f µs a miss", micros(start.duration(to: .now)) / 20_000))
+    try? FileManager.default.removeItem(at: directory)
+} else if wanted.contains("cold") {
+    try await PageLoadSection().coldOnly()
 } else {
     if wants("decode") { try CachedPageSection().run() }
     if wants("load") { try await PageLoadSection().run() }
