@@ -34,8 +34,10 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(path: String, reason: String)
     /// Anything else the transport reported.
     case transport(String)
-    /// A feed header names an environment variable that is not set (the value is never included).
-    case missingEnvironment(variable: String, header: String)
+    /// A feed header or query parameter names an environment variable that is not set (the value is
+    /// never included).
+    /// `usedBy`: what needs it, e.g. "Authorization header" or "api_key query parameter".
+    case missingEnvironment(variable: String, usedBy: String)
 
     public var description: String {
         switch self {
@@ -56,8 +58,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notCached: "not cached"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .transport(let message): message
-        case .missingEnvironment(let variable, let header):
-            "environment variable \(variable) is not set (the feed's \(header) header uses it)"
+        case .missingEnvironment(let variable, let usedBy):
+            "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
         }
     }
 }

@@ -50,7 +50,10 @@ enum FeedResolver {
             feed.firstPage = firstPage
         }
         // Checked now so a missing token is reported before the terminal is taken over; the values are dropped.
-        do { _ = try feed.expandedHeaders(environment: environment) } catch {
+        do {
+            _ = try feed.expandedHeaders(environment: environment)
+            _ = try feed.expandedURL(feed.url(forPage: 1), environment: environment)
+        } catch {
             throw .init("feed '\(name)': \(error.description)")
         }
         return feed

@@ -60,6 +60,8 @@ struct FeedCatalogTests {
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.param': missing"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"Authorization": 42}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.Authorization': expected a string, got a number"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "query": {"api-key": "${NYT KEY}"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'query.api-key': '${NYT KEY}' is not an environment variable name"),
         (#"{"feeds": ["gh"]}"#,
          "/home/u/.config/riffle/feeds.json: field 'feeds': expected an object of feeds by name, got an array"),
     ])

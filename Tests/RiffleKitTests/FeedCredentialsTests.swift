@@ -25,6 +25,56 @@ struct FeedCredentialsTests {
         #expect(written.allSatisfy { String(decoding: $0, as: UTF8.self).range(of: Self.token) == nil })
     }
 
+    @Test func aQueryKeyIsSentButNeverWrittenEvenWhenTheServerEchoesItInItsLinks() async throws {
+        let server = try PaginationServer.start()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var configuration = PageLoader.Configuration()
+        configuration.environment = ["RIFFLE_TEST_KEY": Self.token]
+        let feed = try Feed(template: server.baseURL.absoluteString + "/link", pagination: Pagination(.linkHeader),
+                            query: ["api_key": "${RIFFLE_TEST_KEY}", "lang": "en"])
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+
+        let third = try await loader.load(3)
+
+        #expect(third.items.map(\.title) == ["item 5"])
+        #expect(server.requests.count == 3)
+        #expect(server.requests.allSatisfy { $0.query("api_key") == Self.token && $0.query("lang") == "en" })
+        let files = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let written = files.compactMap { FileManager.default.contents(atPath: $0.path) }
+        #expect(written.count >= 6)  // three bodies, three metadata files
+        #expect(written.allSatisfy { String(decoding: $0, as: UTF8.self).range(of: Self.token) == nil })
+        // The stored pages are found again by the URLs their metadata keeps, the key left out.
+        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        #expect(try await offline.load(2, policy: .returnCacheDontLoad).items.map(\.title) == ["item 3", "item 4"])
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func queryValuesAreFilledInAsOneValueAndAnUnsetOptionalOneIsLeftOut() throws {
+        let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
+                            query: ["key": "${RIFFLE_KEY}", "sig": "${RIFFLE_SIG:-}", "plain": "a b"])
+        let url = feed.url(forPage: 2)
+        let sent = try feed.expandedURL(url, environment: ["RIFFLE_KEY": "a&b=c+d#e"])
+        let items = URLComponents(url: sent, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(items.map { $0.name } == ["page", "key", "plain"])
+        #expect(items.first { $0.name == "key" }?.value == "a&b=c+d#e")
+        #expect(sent.absoluteString.contains("key=a%26b%3Dc%2Bd%23e"))
+        #expect(feed.redactedURL(sent, environment: ["RIFFLE_KEY": "a&b=c+d#e"]).absoluteString.contains("a%26b") == false)
+        #expect(try feed.expandedURL(url, environment: ["RIFFLE_KEY": "k", "RIFFLE_SIG": "s"]).query?.contains("sig=s") == true)
+        // What a server echoes back (a Link header, a next link in the body) is stored with the reference.
+        let echoed = HTTPResponse(status: 200, headers: ["link": "<\(sent.absoluteString)>; rel=\"next\""],
+                                  body: Data(#"{"next": "/items?key=a%26b%3Dc%2Bd%23e", "raw": "a&b=c+d#e"}"#.utf8), url: sent)
+        let stored = feed.redacted(echoed, environment: ["RIFFLE_KEY": "a&b=c+d#e"])
+        let storedText = stored.headers.values.joined() + String(decoding: stored.body, as: UTF8.self) + stored.url.absoluteString
+        #expect(!storedText.contains("a&b=c+d#e") && !storedText.contains("a%26b%3Dc%2Bd%23e"))
+        #expect(String(decoding: stored.body, as: UTF8.self) == #"{"next": "/items?key=%24%7BRIFFLE_KEY%7D", "raw": "${RIFFLE_KEY}"}"#)
+        #expect(throws: RiffleError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter")) {
+            try feed.expandedURL(url, environment: [:])
+        }
+        #expect(RiffleError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter").description
+            == "environment variable RIFFLE_KEY is not set (the feed's key query parameter uses it)")
+    }
+
     @Test func aMissingVariableIsNamedAndNoRequestIsSent() async throws {
         let server = try PaginationServer.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")

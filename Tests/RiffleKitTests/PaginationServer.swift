@@ -2,7 +2,7 @@ import DemoServer
 import Foundation
 
 /// A 127.0.0.1 server speaking every pagination style over five items, two per page:
-/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K]`, `/more?page=K`.
+/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K&...]`, `/more?page=K`.
 enum PaginationServer {
     static let itemCount = 5
     static let perPage = 2
@@ -31,9 +31,12 @@ enum PaginationServer {
             let index = Int(request.query("after")?.dropFirst() ?? "") ?? 0
             let next = (index + 1) * perPage < itemCount ? #""c\#(index + 1)""# : "null"
             return .json(#"{"data": {"after": \#(next), "children": \#(items(from: index * perPage))}}"#)
-        case "/link":
+        case "/link":  // like GitHub, the links carry the request's other parameters (a key included)
             let page = Int(request.query("p") ?? "") ?? 1
-            let headers = page * perPage < itemCount ? [(name: "Link", value: #"</link?p=\#(page + 1)>; rel="next", </link?p=3>; rel="last""#)] : []
+            let others = request.target.split(separator: "?", maxSplits: 1).dropFirst().first?
+                .split(separator: "&").filter { !$0.hasPrefix("p=") }.map { "&" + $0 }.joined() ?? ""
+            let headers = page * perPage < itemCount
+                ? [(name: "Link", value: #"</link?p=\#(page + 1)\#(others)>; rel="next", </link?p=3\#(others)>; rel="last""#)] : []
             return .json(items(from: (page - 1) * perPage), headers: headers)
         case "/more":
             let page = Int(request.query("page") ?? "") ?? 1

@@ -12,6 +12,8 @@ struct FeedResolverTests {
         {"feeds": {
           "work": {"description": "work tracker", "url": "https://tracker.example.com/api/items?page={page}",
                    "headers": {"Authorization": "Bearer ${WORK_TOKEN}"}},
+          "news": {"description": "a keyed API", "url": "https://api.example.com/news?page={page}",
+                   "query": {"api-key": "${NEWS_KEY}"}},
           "hn": {"description": "my own hn", "url": "https://hn.algolia.com/api/v1/search?tags=front_page&page={page}",
                  "pagination": {"style": "page", "first": 0}, "items": "hits"}
         }}
@@ -48,11 +50,13 @@ struct FeedResolverTests {
     }
 
     @Test func anUnknownNameListsTheKnownOnes() {
-        #expect(message("hackernews") == "unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO, reddit:SUBREDDIT, devto, jsonplaceholder; feeds file: work, hn (or give a URL with {page})")
+        #expect(message("hackernews") == "unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO, reddit:SUBREDDIT, devto, jsonplaceholder; feeds file: work, news, hn (or give a URL with {page})")
     }
 
     @Test func aMissingEnvironmentVariableIsNamedWithoutAnyValue() {
         #expect(message("work") == "feed 'work': environment variable WORK_TOKEN is not set (the feed's Authorization header uses it)")
+        #expect(message("news") == "feed 'news': environment variable NEWS_KEY is not set (the feed's api-key query parameter uses it)")
+        #expect(message("news", environment: ["NEWS_KEY": "k"]) == nil)
     }
 
     @Test func presetArgumentsAreChecked() {

@@ -54,15 +54,18 @@ struct FieldReader {
             throw problem("argument", "missing: the url has {arg}, so say what the argument is (e.g. \"owner/repo\")")
         }
         let headers = try strings(object, "headers")
-        for (header, value) in headers {
-            for (variable, _) in Feed.variables(in: value) where variable.isEmpty || !variable.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) {
-                throw problem("headers.\(header)", "'${\(variable)}' is not an environment variable name")
+        let query = try strings(object, "query", numbers: true)
+        for (field, values) in [("headers", headers), ("query", query)] {
+            for (key, value) in values {
+                for (variable, _) in Feed.variables(in: value) where variable.isEmpty || !variable.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) {
+                    throw problem("\(field).\(key)", "'${\(variable)}' is not an environment variable name")
+                }
             }
         }
         let definition = FeedDefinition(
             name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
             pagination: try pagination(object["pagination"]), itemPath: try string(object, "items"),
-            fields: try fields(object["fields"]), headers: headers, query: try strings(object, "query", numbers: true),
+            fields: try fields(object["fields"]), headers: headers, query: query,
             envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]))
         // Build the feed once with a sample argument so a bad URL is reported now, naming the field.
         do { _ = try definition.feed(argument: argument == nil ? nil : "sample") } catch {

@@ -12,7 +12,19 @@ extension PageLoader {
         for (name, value) in try feed.expandedHeaders(environment: configuration.environment) {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        // Query references are filled in only as the request leaves (`sendable(_:)`); a missing
+        // variable is reported here, before any lookup or request, as for headers.
+        if feed.queryUsesEnvironment { _ = try feed.expandedURL(url, environment: configuration.environment) }
         return request
+    }
+
+    /// `request` as it goes on the wire: the feed's `${NAME}` query references filled in. The request
+    /// the cache keys and stores keeps the references.
+    nonisolated func sendable(_ request: URLRequest) throws(RiffleError) -> URLRequest {
+        guard feed.queryUsesEnvironment, let url = request.url else { return request }
+        var sent = request
+        sent.url = try feed.expandedURL(url, environment: configuration.environment)
+        return sent
     }
 
 

@@ -179,7 +179,13 @@ public actor PageLoader {
                 // freed as soon as the answer is read (by the transport itself on loopback), and
                 // the yield lets a next page waiting for it go out before this one is checked.
                 let result: Result<HTTPResponse, RiffleError>
-                do throws(RiffleError) { result = .success(try await transport.send(request, slots: slots)) } catch { result = .failure(error) }
+                do throws(RiffleError) {
+                    let response = try await transport.send(self.sendable(request), slots: slots)
+                    result = .success(self.feed.queryUsesEnvironment
+                        ? self.feed.redacted(response, environment: self.configuration.environment) : response)
+                } catch {
+                    result = .failure(error)
+                }
                 await Task.yield()
                 return try result.get()
             })
@@ -191,6 +197,7 @@ public actor PageLoader {
             return try parse(body, stored: value.source != .network)
         }
         let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document ?? .null)
+            .map { feed.redactedURL($0, environment: configuration.environment) }
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
                                               etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
