@@ -22,6 +22,29 @@ struct ClientBatchTests {
         guard case .failure(.httpStatus(404, _)) = results[2] else { Issue.record("got \(results[2])"); return }
     }
 
+    @Test func aBatchKeepsAtMostItsLimitInFlight() async throws {
+        // Every answer waits for the test's signal: the window is checked step by step, not by timing.
+        let gate = DispatchSemaphore(value: 0)
+        let server = try HTTPServer { request in
+            gate.wait()
+            return .json(#"{"n": \#(request.query("n") ?? "")}"#)
+        }
+        let client = makeClient(server)
+        let endpoints = (0..<10).map { Endpoint<JSONValue>(.get, "/item", query: ["n": String($0)]) }
+        let batch = Task { await client.sendBatch(endpoints, maxConcurrent: 3) }
+        for released in 0...7 {
+            // Three are in flight (then fewer as the list runs out) before the next answer is let go.
+            let arrived = await waitUntil { server.requestCount >= min(10, 3 + released) }
+            #expect(arrived)
+            gate.signal()
+        }
+        gate.signal()
+        gate.signal()
+        let results = await batch.value
+        #expect(try results.map { try $0.get().value } == (0..<10).map { ["n": .number(String($0))] })
+        #expect(server.maxConcurrentRequests == 3)
+    }
+
     @Test func failFastThrowsTheFirstErrorAndCancelsTheRest() async throws {
         let server = try HTTPServer { request in
             request.query("n") == "1" ? .json("{}", status: 500) : .json("{}").delayed(by: .seconds(30))
@@ -115,4 +138,14 @@ enum MultipartParser {
             return Part(disposition: field("content-disposition") ?? "", type: field("content-type"), body: content)
         }
     }
+}
+
+/// Yields until `condition` holds; false after 10 s (a broken window, reported rather than hung).
+private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        await Task.yield()
+    }
+    return true
 }

@@ -1,41 +1,65 @@
 extension Client {
-    /// Sends `endpoints` concurrently and returns every outcome, in the order given.
+    /// Requests a batch keeps in flight at once unless told otherwise: what browsers open per host.
+    public static let defaultBatchConcurrency = 6
+
+    /// Sends `endpoints`, at most `maxConcurrent` at a time, and returns every outcome in the order given.
     ///
     /// ```swift
     /// let results = await client.sendBatch([.page(1), .page(2), .page(3)])
     /// for case .failure(let error) in results { print(error) }
     /// ```
-    public func sendBatch<Response>(_ endpoints: [Endpoint<Response>]) async -> [Result<ClientResponse<Response>, RiffleError>] {
-        await withTaskGroup(of: (Int, Result<ClientResponse<Response>, RiffleError>).self) { group in
-            for (index, endpoint) in endpoints.enumerated() {
-                group.addTask { (index, await Self.result { () async throws(RiffleError) in try await self.send(endpoint) }) }
-            }
-            var results = [Result<ClientResponse<Response>, RiffleError>?](repeating: nil, count: endpoints.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
+    public func sendBatch<Response>(_ endpoints: [Endpoint<Response>], maxConcurrent: Int = Client.defaultBatchConcurrency)
+        async -> [Result<ClientResponse<Response>, RiffleError>] {
+        var results = [Result<ClientResponse<Response>, RiffleError>?](repeating: nil, count: endpoints.count)
+        await run(endpoints, maxConcurrent: maxConcurrent) { index, result in
+            results[index] = result
+            return true
         }
+        return results.map { $0 ?? .failure(.cancelled) }
     }
 
-    /// Sends `endpoints` concurrently; the first error to arrive cancels the others and is thrown.
+    /// Sends `endpoints`, at most `maxConcurrent` at a time; the first error to arrive cancels the
+    /// others (and starts no more) and is thrown.
     /// - Returns: the responses in the order given.
-    public func sendBatchFailingFast<Response>(_ endpoints: [Endpoint<Response>]) async throws(RiffleError) -> [ClientResponse<Response>] {
-        let outcome: Result<[ClientResponse<Response>], RiffleError> =
-            await withTaskGroup(of: (Int, Result<ClientResponse<Response>, RiffleError>).self) { group in
-                for (index, endpoint) in endpoints.enumerated() {
-                    group.addTask { (index, await Self.result { () async throws(RiffleError) in try await self.send(endpoint) }) }
-                }
-                var responses = [ClientResponse<Response>?](repeating: nil, count: endpoints.count)
-                for await (index, result) in group {
-                    switch result {
-                    case .success(let response): responses[index] = response
-                    case .failure(let error):
-                        group.cancelAll()
-                        return .failure(error)
-                    }
-                }
-                return .success(responses.map { $0! })
+    public func sendBatchFailingFast<Response>(_ endpoints: [Endpoint<Response>], maxConcurrent: Int = Client.defaultBatchConcurrency)
+        async throws(RiffleError) -> [ClientResponse<Response>] {
+        var responses = [ClientResponse<Response>?](repeating: nil, count: endpoints.count)
+        var failure: RiffleError?
+        await run(endpoints, maxConcurrent: maxConcurrent) { index, result in
+            switch result {
+            case .success(let response):
+                responses[index] = response
+                return true
+            case .failure(let error):
+                failure = error
+                return false
             }
-        return try outcome.get()
+        }
+        if let failure { throw failure }
+        return responses.map { $0! }
+    }
+
+    /// Runs the sends in a task group with a sliding window of `maxConcurrent`, telling `handle` each
+    /// outcome as it arrives; `handle` returning false cancels the rest.
+    private func run<Response>(_ endpoints: [Endpoint<Response>], maxConcurrent: Int,
+                               handle: (Int, Result<ClientResponse<Response>, RiffleError>) -> Bool) async {
+        await withTaskGroup(of: (Int, Result<ClientResponse<Response>, RiffleError>).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < endpoints.count else { return }
+                let index = next, endpoint = endpoints[index]
+                next += 1
+                group.addTask { (index, await Self.result { () async throws(RiffleError) in try await self.send(endpoint) }) }
+            }
+            for _ in 0..<max(1, maxConcurrent) { startNext() }
+            for await (index, result) in group {
+                guard handle(index, result) else {
+                    group.cancelAll()
+                    return
+                }
+                startNext()
+            }
+        }
     }
 
     private static func result<T>(_ body: () async throws(RiffleError) -> T) async -> Result<T, RiffleError> {
