@@ -275,6 +275,20 @@ struct LoopbackTransportTests {
         #expect(response.body == body)
     }
 
+    @Test func anAnswerSentBeforeAnUploadEndsIsReturned() async throws {
+        // The server refuses a large body after its first bytes and closes without reading the rest,
+        // which resets the connection under the client's writes: the 413 is the answer, not the reset.
+        let listener = try ScriptedListener { connection, _ in
+            connection.readSome()
+            connection.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 9\r\nConnection: close\r\n\r\ntoo large")
+        }
+        var upload = request(listener.url("/upload"), method: "POST")
+        upload.httpBody = Data(count: 8 * 1024 * 1024)
+        let response = try await LoopbackTransport().send(upload)
+        #expect(response.status == 413)
+        #expect(response.body == Data("too large".utf8))
+    }
+
     @Test func aMalformedStatusLineIsAOneLineTransportError() async throws {
         let listener = try ScriptedListener { connection, _ in
             guard connection.readRequest() != nil else { return }

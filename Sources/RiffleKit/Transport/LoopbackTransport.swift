@@ -212,8 +212,16 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
                 }
             }
             var exchange = HTTP1Exchange(fd: fd, deadline: deadline)
-            do {
-                if !written { try Self.write(head, body, fd, deadline, progress) }
+            var bodyCut = false
+            do throws(SocketFailure) {
+                if !written {
+                    do throws(SocketFailure) { try Self.write(head, body, fd, deadline, progress) } catch {
+                        // A server may answer early (a 413, a 401) and close without reading the rest of
+                        // the body. Its answer, when one arrived, is the response, as curl reports it.
+                        guard error == .closed, !body.isEmpty else { throw error }
+                        bodyCut = true
+                    }
+                }
                 let responseHead = try exchange.readHead()
                 let framing = try BodyFraming(responseHead, method: method)
                 // A redirect about to be followed is not the body the caller asked for.
@@ -229,7 +237,7 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
                 // The final step always carries the total, as URLSessionTransport's does.
                 let total = TransferProgress(direction: .download, completed: Int64(data.count), expected: Int64(data.count))
                 if reports, let progress, last != total { progress(total) }
-                let reusable = responseHead.allowsKeepAlive && framing != .untilClose && !exchange.hasLeftover
+                let reusable = responseHead.allowsKeepAlive && framing != .untilClose && !exchange.hasLeftover && !bodyCut
                 if cancel.detach() || !reusable { close(fd) } else { pool.put(fd, target.poolKey) }
                 return HTTPResponse(status: responseHead.status, headers: responseHead.headers, body: data, url: url)
             } catch {
