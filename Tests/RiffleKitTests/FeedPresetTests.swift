@@ -70,6 +70,21 @@ struct FeedPresetTests {
         #expect(Pagination.nextLink(in: #"<https://x.org/?page=1>; rel="prev", <https://x.org/?page=1>; rel="first""#) == nil)
     }
 
+    @Test(arguments: [
+        // Commas and semicolons inside the target, and a comma inside a quoted parameter.
+        (#"<https://x.org/a?ids=1,2;v=3&page=1>; rel="prev", <https://x.org/a?ids=1,2;v=3&page=3>; title="a, b"; rel="next""#,
+         "https://x.org/a?ids=1,2;v=3&page=3"),
+        // Several relations in one rel, any case, with or without quotes and spaces.
+        (#"<https://x.org/?p=2>; rel="prev next""#, "https://x.org/?p=2"),
+        (#"<https://x.org/?p=4>;REL = NEXT"#, "https://x.org/?p=4"),
+        (#"<https://x.org/?p=5>; rel="nextish", <https://x.org/?p=6>; rel=next"#, "https://x.org/?p=6"),
+        (#"<https://x.org/?p=7>; rel="last""#, nil),
+        (#"<https://x.org/?p=8; rel="next""#, nil),
+    ] as [(String, String?)])
+    func nextLinksAreFoundWhateverTheirTargetsHold(header: String, expected: String?) {
+        #expect(Pagination.nextLink(in: header) == expected)
+    }
+
     @Test func theGitHubTokenIsSentOnlyWhenSet() throws {
         let github = try #require(presets["github"]).feed(argument: "apple/swift")
         #expect(try github.expandedHeaders(environment: [:])["Authorization"] == nil)

@@ -99,18 +99,47 @@ public struct Pagination: Sendable, Hashable {
 
     /// The target of `rel="next"` in an RFC 8288 `Link` header value, e.g.
     /// `<https://api.github.com/…?page=2>; rel="next", <…>; rel="last"`.
+    ///
+    /// Scanned rather than split: a target may hold commas and semicolons (`?ids=1,2;v=3`), a quoted
+    /// parameter may hold commas (`title="a, b"`), and `rel` may name several relations (`"prev next"`).
     public static func nextLink(in header: String) -> String? {
-        for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-            let isNext = pieces.dropFirst().contains { parameter in
-                let lower = parameter.lowercased().replacingOccurrences(of: " ", with: "")
-                guard lower.hasPrefix("rel=") else { return false }
-                let relations = lower.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                return relations.split(separator: " ").contains("next")
+        var rest = Substring(header)
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { return nil }
+            let target = rest[rest.index(after: open)..<close]
+            rest = rest[rest.index(after: close)...]
+            // The parameters run to the next comma outside quotes.
+            var parameters: [Substring] = []
+            var start = rest.startIndex, index = rest.startIndex, quoted = false
+            while index < rest.endIndex {
+                let character = rest[index]
+                if character == "\"" {
+                    quoted.toggle()
+                } else if quoted && character == "\\" {
+                    index = rest.index(after: index)
+                    if index == rest.endIndex { break }
+                } else if !quoted && (character == ";" || character == ",") {
+                    parameters.append(rest[start..<index])
+                    start = rest.index(after: index)
+                    if character == "," { break }
+                }
+                index = rest.index(after: index)
             }
-            if isNext { return String(target.dropFirst().dropLast()) }
+            if index == rest.endIndex { parameters.append(rest[start...]) }
+            rest = index < rest.endIndex ? rest[rest.index(after: index)...] : rest[rest.endIndex...]
+            if parameters.contains(where: Self.isNextRelation) { return String(target) }
         }
         return nil
+    }
+
+    /// Whether one `name=value` parameter is `rel` with `next` among its space-separated relations.
+    private static func isNextRelation(_ parameter: Substring) -> Bool {
+        guard let equals = parameter.firstIndex(of: "=") else { return false }
+        let name = parameter[..<equals].filter { $0 != " " && $0 != "\t" }.lowercased()
+        guard name == "rel" else { return false }
+        var value = parameter[parameter.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+        while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
+        return value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).contains("next")
     }
 }
