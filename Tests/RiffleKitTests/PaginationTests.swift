@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -81,6 +82,29 @@ struct PaginationTests {
         let second = try await loader.load(2)
         #expect(titles(second) == ["item 3", "item 4"])
         #expect(targets == ["/cursor", "/cursor", "/cursor?after=c1"])
+    }
+
+    @Test func aStoredCursorPageIsAMissOnceItsPredecessorPointsElsewhere() async throws {
+        // Page 1's cursor changes between two fetches of it, as a live feed's does when items arrive.
+        let generation = Mutex(1)
+        let server = try HTTPServer { request in
+            guard let after = request.query("after") else {
+                let current = generation.withLock { $0 }
+                return .json(#"{"data": {"after": "g\#(current)", "children": [{"id": 1, "title": "first"}]}}"#)
+            }
+            return .json(#"{"data": {"after": null, "children": [{"id": 2, "title": "after \#(after)"}]}}"#)
+        }
+        let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")))
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport())
+        #expect(titles(try await loader.load(2)) == ["after g1"])
+        #expect(try await loader.load(2).source == .disk)
+
+        generation.withLock { $0 = 2 }
+        _ = try await loader.load(1, policy: .reloadIgnoringCache)
+        let second = try await loader.load(2)
+        #expect(titles(second) == ["after g2"] && second.source == .network)
+        #expect(try await loader.load(2).source == .disk)
+        #expect(server.requests.map(\.target) == ["/cursor", "/cursor?after=g1", "/cursor", "/cursor?after=g2"])
     }
 
     @Test func reloadingEveryCursorPageStartsAgainFromPageOne() async throws {

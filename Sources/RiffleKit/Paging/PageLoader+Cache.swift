@@ -99,6 +99,12 @@ extension PageLoader {
         guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
         // Read once: where the page was fetched from (else where it would be), and its next link.
         let metadata = store.readMetadata(number)
+        // In a chain (cursor, Link), a stored page counts only while its predecessor still points to
+        // it: once page N-1 was fetched again and names another next page, the old page N is a miss.
+        if feed.pagination.isSequential, number > 1, let metadata, let expected = pageURL(number),
+           metadata.url != expected.absoluteString {
+            return nil
+        }
         guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
               let request = try? pageRequest(url: url) else { return nil }
         var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
