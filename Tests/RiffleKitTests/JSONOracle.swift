@@ -68,6 +68,25 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// Random single-byte damage to a document, for the hostile-input tests.
+enum JSONMutation {
+    /// JSON's own characters, a control character, and bytes that are never or only sometimes valid UTF-8.
+    static let hostileAlphabet = Array("{}[],:\" \\/0123456789-+.eEtrufalsnbu\u{1}".utf8)
+        + [0x00, 0x80, 0xC0, 0xC3, 0xE2, 0xED, 0xF0, 0xF4, 0xFF]
+
+    /// `bytes` with one byte removed, inserted or replaced (from `alphabet`) at a random place.
+    static func edit(_ bytes: [UInt8], alphabet: [UInt8] = hostileAlphabet, using rng: inout SeededGenerator) -> [UInt8] {
+        var bytes = bytes
+        let at = Int.random(in: 0..<bytes.count, using: &rng)
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0: bytes.remove(at: at)
+        case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+        default: bytes[at] = alphabet.randomElement(using: &rng)!
+        }
+        return bytes
+    }
+}
+
 /// Writes random valid JSON documents: nested containers, unicode, every escape, surrogate pairs,
 /// numbers of every form, random whitespace.
 struct JSONDocumentGenerator {
