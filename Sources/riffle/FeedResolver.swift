@@ -52,7 +52,7 @@ enum FeedResolver {
         // Checked now so a missing token is reported before the terminal is taken over; the values are dropped.
         do {
             _ = try feed.expandedHeaders(environment: environment)
-            _ = try feed.expandedURL(feed.url(forPage: 1), environment: environment)
+            try feed.checkQueryEnvironment(environment)
         } catch {
             throw .init("feed '\(name)': \(error.description)")
         }

@@ -59,7 +59,6 @@ struct FeedCredentialsTests {
         #expect(items.map { $0.name } == ["page", "key", "plain"])
         #expect(items.first { $0.name == "key" }?.value == "a&b=c+d#e")
         #expect(sent.absoluteString.contains("key=a%26b%3Dc%2Bd%23e"))
-        #expect(feed.redactedURL(sent, environment: ["RIFFLE_KEY": "a&b=c+d#e"]).absoluteString.contains("a%26b") == false)
         #expect(try feed.expandedURL(url, environment: ["RIFFLE_KEY": "k", "RIFFLE_SIG": "s"]).query?.contains("sig=s") == true)
         // What a server echoes back (a Link header, a next link in the body) is stored with the reference.
         let echoed = HTTPResponse(status: 200, headers: ["link": "<\(sent.absoluteString)>; rel=\"next\""],

@@ -45,6 +45,14 @@ extension Feed {
     /// are sent as they are.
     public var queryUsesEnvironment: Bool { query.values.contains { !Self.variables(in: $0).isEmpty } }
 
+    /// Throws `RiffleError.missingEnvironment` when a `query` value names a required variable that is
+    /// unset; the values are not kept. Cheaper than `expandedURL`: no URL is taken apart.
+    public func checkQueryEnvironment(_ environment: [String: String]) throws(RiffleError) {
+        for (name, value) in query where !Self.variables(in: value).isEmpty {
+            _ = try Self.expand(value, usedBy: "\(name) query parameter", environment: environment)
+        }
+    }
+
     /// `url` as it is sent: each query parameter of the feed's `query` whose value names `${NAME}` gets
     /// the environment's value (and is left out when it names an unset `${NAME:-}`).
     ///
@@ -68,32 +76,18 @@ extension Feed {
         return components.url ?? url
     }
 
-    /// `url` with the environment's values of the feed's query references put back as the references:
-    /// a server that echoes the request's parameters into its next-page link (as `Link` headers often
-    /// do) must not get the key written into the page's metadata.
-    public func redactedURL(_ url: URL, environment: [String: String]) -> URL {
-        guard queryUsesEnvironment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.percentEncodedQueryItems else { return url }
-        components.percentEncodedQueryItems = items.map { item in
-            guard let reference = query[item.name.removingPercentEncoding ?? item.name], !Self.variables(in: reference).isEmpty,
-                  let expanded = try? Self.expand(reference, usedBy: "", environment: environment),
-                  item.value?.removingPercentEncoding == expanded else { return item }
-            return URLQueryItem(name: item.name, value: Self.percentEncoded(reference))
-        }
-        return components.url ?? url
-    }
-
     /// `response` with every spelling of the feed's query secrets (raw and percent-encoded, in headers,
     /// body and URL) replaced by its `${NAME}` reference, before anything of it is stored: servers echo
     /// request parameters into `Link` headers and next-page links in bodies.
     public func redacted(_ response: HTTPResponse, environment: [String: String]) -> HTTPResponse {
         let secrets = querySecrets(environment: environment)
         guard !secrets.isEmpty else { return response }
-        var redacted = response
-        redacted.url = redactedURL(response.url, environment: environment)
-        for (name, value) in response.headers {
-            redacted.headers[name] = secrets.reduce(value) { $0.replacingOccurrences(of: $1.spelling, with: $1.reference) }
+        func redact(_ text: String, inURL: Bool = false) -> String {
+            secrets.reduce(text) { $0.replacingOccurrences(of: $1.spelling, with: inURL ? $1.encodedReference : $1.reference) }
         }
+        var redacted = response
+        redacted.url = URL(string: redact(response.url.absoluteString, inURL: true)) ?? response.url
+        for (name, value) in response.headers { redacted.headers[name] = redact(value) }
         for secret in secrets {
             let needle = Data(secret.spelling.utf8), replacement = Data(secret.reference.utf8)
             var searchFrom = redacted.body.startIndex
@@ -106,25 +100,28 @@ extension Feed {
     }
 
     /// What each query secret looks like on the wire, longest first, with what replaces it: the raw
-    /// value by `${NAME}`, its percent-encoded spellings by the reference encoded the same way.
-    private func querySecrets(environment: [String: String]) -> [(spelling: String, reference: String)] {
-        var secrets: [(spelling: String, reference: String)] = []
+    /// value by `${NAME}` (percent-encoded inside a URL), its percent-encoded spellings by the reference
+    /// encoded the same way.
+    private func querySecrets(environment: [String: String]) -> [(spelling: String, reference: String, encodedReference: String)] {
+        var secrets: [(spelling: String, reference: String, encodedReference: String)] = []
         for reference in query.values where !Self.variables(in: reference).isEmpty {
             guard let value = try? Self.expand(reference, usedBy: "", environment: environment), !value.isEmpty else { continue }
-            secrets.append((value, reference))
-            for encoded in [Self.percentEncoded(value), value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
-            where encoded != nil && encoded != value {
-                secrets.append((encoded!, Self.percentEncoded(reference)))
+            let encodedReference = Self.percentEncoded(reference)
+            secrets.append((value, reference, encodedReference))
+            let encodings = [Self.percentEncoded(value), value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
+            for encoded in Set(encodings.compactMap { $0 }) where encoded != value {
+                secrets.append((encoded, encodedReference, encodedReference))
             }
         }
         return secrets.sorted { $0.spelling.count > $1.spelling.count }
     }
 
+    /// RFC 3986's unreserved characters: what `percentEncoded` leaves as it is.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     /// A query value with everything but RFC 3986's unreserved characters percent-encoded, so a value
     /// holding `&`, `=`, `+` or `#` stays one value.
     private static func percentEncoded(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 }

@@ -14,7 +14,7 @@ extension PageLoader {
         }
         // Query references are filled in only as the request leaves (`sendable(_:)`); a missing
         // variable is reported here, before any lookup or request, as for headers.
-        if feed.queryUsesEnvironment { _ = try feed.expandedURL(url, environment: configuration.environment) }
+        try feed.checkQueryEnvironment(configuration.environment)
         return request
     }
 

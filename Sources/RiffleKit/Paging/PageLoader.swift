@@ -181,8 +181,7 @@ public actor PageLoader {
                 let result: Result<HTTPResponse, RiffleError>
                 do throws(RiffleError) {
                     let response = try await transport.send(self.sendable(request), slots: slots)
-                    result = .success(self.feed.queryUsesEnvironment
-                        ? self.feed.redacted(response, environment: self.configuration.environment) : response)
+                    result = .success(self.feed.redacted(response, environment: self.configuration.environment))
                 } catch {
                     result = .failure(error)
                 }
@@ -196,8 +195,8 @@ public actor PageLoader {
             // or from a transfer this call joined, which is checked in full.
             return try parse(body, stored: value.source != .network)
         }
+        // From headers and a body that were redacted before storing (`Feed.redacted`), so no query key.
         let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document ?? .null)
-            .map { feed.redactedURL($0, environment: configuration.environment) }
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
                                               etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
