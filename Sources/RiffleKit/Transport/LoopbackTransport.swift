@@ -94,7 +94,7 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
                     // global pool's few threads (one per core) and blocking I/O would starve it.
                     DispatchQueue(label: "RiffleKit.LoopbackTransport").async { [self] in
                         let result = cancel.isCancelled && sent == nil ? .failure(.cancelled)
-                            : Result { () throws(RiffleError) -> Outcome in try perform(request, head, cancel, deadline, progress, sent: sent) }
+                            : Result { () throws(RiffleError) -> Outcome in try perform(request, (head, target), cancel, deadline, progress, sent: sent) }
                         if slots?.release() == true {
                             // The next request just left for a server on this machine. On a small
                             // machine the server thread that must read it often waits for this very
@@ -156,19 +156,23 @@ public final class LoopbackTransport: HTTPTransporting, SlotScheduledTransport {
     private static func method(_ request: URLRequest) -> String { request.httpMethod?.uppercased() ?? "GET" }
 
     /// Sends `request` (unless `sent` holds the connection it was already written on) and follows its
-    /// redirects while they stay on loopback plain HTTP; blocks.
-    private func perform(_ request: URLRequest, _ head: [UInt8], _ cancel: CancelSwitch, _ deadline: ContinuousClock.Instant,
-                         _ progress: (@Sendable (TransferProgress) -> Void)?, sent: Int32?) throws(RiffleError) -> Outcome {
+    /// redirects while they stay on loopback plain HTTP; blocks. `first`: the request's head and
+    /// target, worked out before its turn.
+    private func perform(_ request: URLRequest, _ first: (head: [UInt8], target: LoopbackTarget), _ cancel: CancelSwitch,
+                         _ deadline: ContinuousClock.Instant, _ progress: (@Sendable (TransferProgress) -> Void)?,
+                         sent: Int32?) throws(RiffleError) -> Outcome {
         var current = request
-        var head: [UInt8]? = head
+        var prepared: (head: [UInt8], target: LoopbackTarget)? = first
         var redirects = 0
         var sent = sent
         while true {
             // canSend checked the first URL and the loop checks each redirect's before coming round.
-            guard let url = current.url, let target = LoopbackTarget(url) else { preconditionFailure("not a loopback URL") }
-            let response = try exchange(current, url, target, head, deadline, cancel, progress, sent: sent)
+            guard let url = current.url, let target = prepared?.target ?? LoopbackTarget(url) else {
+                preconditionFailure("not a loopback URL")
+            }
+            let response = try exchange(current, url, target, prepared?.head, deadline, cancel, progress, sent: sent)
             sent = nil
-            head = nil
+            prepared = nil
             guard let next = Redirect.follow(response, of: current), let nextURL = next.url else { return .response(response) }
             redirects += 1
             guard redirects <= Self.maxRedirects else {
