@@ -7,8 +7,6 @@ extension ResponseCache {
     /// Everything one network step needs.
     struct Transfer: Sendable {
         var key: CacheKey
-        /// `flightKey(request, key:)`, worked out once.
-        var flightKey: CacheKey
         var request: URLRequest
         var maxAge: TimeInterval?
         var location: BodyLocation
@@ -46,7 +44,7 @@ extension ResponseCache {
     private func join(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
         nextID += 1
         let waiter = nextID
-        let key = transfer.flightKey
+        let key = Self.flightKey(transfer.request, key: transfer.key)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
@@ -56,7 +54,7 @@ extension ResponseCache {
                 if flights[key] == nil {
                     nextID += 1
                     let id = nextID
-                    let task = Task { await self.run(transfer, conditional: conditional, flight: id) }
+                    let task = Task { await self.run(transfer, conditional: conditional, flight: id, key: key) }
                     flights[key] = Flight(id: id, task: task, waiters: [:])
                 }
                 flights[key]?.waiters[waiter] = continuation
@@ -88,11 +86,11 @@ extension ResponseCache {
         }
     }
 
-    private func run(_ transfer: Transfer, conditional: CacheEntry?, flight id: Int) async {
+    /// `key`: the transfer's flight key.
+    private func run(_ transfer: Transfer, conditional: CacheEntry?, flight id: Int, key: CacheKey) async {
         let result = await perform(transfer, conditional: conditional)
         // Delivery and removal happen in this one actor step, so a caller arriving while the transfer
         // finishes either joins it (and gets this result) or arrives after and finds the stored entry.
-        let key = transfer.flightKey
         guard let flight = flights[key], flight.id == id else { return }
         flights[key] = nil
         for continuation in flight.waiters.values { continuation.resume(returning: result) }

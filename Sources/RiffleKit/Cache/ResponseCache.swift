@@ -50,7 +50,7 @@ public actor ResponseCache: ResponseCaching {
         self.directory = directory
         self.configuration = configuration
         self.clock = clock
-        indexPath = DiskCache.indexPath(directory.appendingPathComponent("responses", isDirectory: true))
+        indexPath = DiskCache.indexPath(DiskCache.folder(directory))
         memory = MemoryCache(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
     }
 
@@ -92,7 +92,7 @@ public actor ResponseCache: ResponseCaching {
         let url = request.url ?? URL(string: "about:blank")!
         let now = clock()
         let cached = entry(for: key, request: request, now: now)
-        let transfer = Transfer(key: key, flightKey: Self.flightKey(request, key: key), request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
+        let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
                                 validate: validate, fetch: fetch)
         switch policy {
         case .returnCacheDontLoad:

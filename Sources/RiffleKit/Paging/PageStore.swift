@@ -32,13 +32,13 @@ public struct PageStore: Sendable {
     /// The feed's folder.
     public let directory: URL
 
-    /// - Parameters:
-    ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
-    ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
     /// The folder's path with a trailing slash: file paths are made by appending a name, which costs
     /// far less than `URL.appendingPathComponent` on every lookup.
     private let folderPath: String
 
+    /// - Parameters:
+    ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
+    ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
     public init(cacheDirectory: URL, feedID: String) {
         directory = cacheDirectory.appendingPathComponent("feeds", isDirectory: true)
             .appendingPathComponent(feedID, isDirectory: true)

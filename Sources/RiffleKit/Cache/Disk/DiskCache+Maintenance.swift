@@ -21,6 +21,9 @@ extension DiskCache {
         CREATE INDEX IF NOT EXISTS entries_by_feed ON entries (feed);
         """
 
+    /// The `responses` folder under the cache root: the index and the bodies of other requests.
+    static func folder(_ root: URL) -> URL { root.appendingPathComponent("responses", isDirectory: true) }
+
     /// The index database's path in the `responses` folder.
     static func indexPath(_ folder: URL) -> String { folder.appendingPathComponent("index.sqlite").path }
 

@@ -19,7 +19,7 @@ final class DiskCache {
 
     init(root: URL, sizeLimit: Int, inlineLimit: Int, log: @escaping @Sendable (String) -> Void) throws(RiffleError) {
         self.root = root
-        responses = root.appendingPathComponent("responses", isDirectory: true)
+        responses = Self.folder(root)
         self.sizeLimit = sizeLimit
         self.inlineLimit = inlineLimit
         self.log = log
