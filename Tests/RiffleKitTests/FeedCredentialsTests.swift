@@ -14,7 +14,7 @@ struct FeedCredentialsTests {
         configuration.environment = ["RIFFLE_TEST_TOKEN": Self.token]
         let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")),
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         _ = try await loader.load(3)
 
@@ -33,7 +33,7 @@ struct FeedCredentialsTests {
         configuration.environment = ["RIFFLE_TEST_KEY": Self.token]
         let feed = try Feed(template: server.baseURL.absoluteString + "/link", pagination: Pagination(.linkHeader),
                             query: ["api_key": "${RIFFLE_TEST_KEY}", "lang": "en"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         let third = try await loader.load(3)
 
@@ -45,7 +45,7 @@ struct FeedCredentialsTests {
         #expect(written.count >= 6)  // three bodies, three metadata files
         #expect(written.allSatisfy { String(decoding: $0, as: UTF8.self).range(of: Self.token) == nil })
         // The stored pages are found again by the URLs their metadata keeps, the key left out.
-        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
         #expect(try await offline.load(2, policy: .returnCacheDontLoad).items.map(\.title) == ["item 3", "item 4"])
         #expect(server.requests.count == 3)
     }
@@ -81,7 +81,7 @@ struct FeedCredentialsTests {
         configuration.environment = [:]
         let feed = try Feed(template: server.baseURL.absoluteString + "/page?page={page}", pagination: Pagination(.pageNumber(firstPage: 0)),
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         let error = await #expect(throws: RiffleError.self) { try await loader.load(1) }
         #expect(error?.description == "environment variable RIFFLE_TEST_TOKEN is not set (the feed's Authorization header uses it)")
