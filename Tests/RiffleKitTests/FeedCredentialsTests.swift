@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -10,6 +11,7 @@ struct FeedCredentialsTests {
     @Test func aTokenIsSentButNeverWrittenToTheCacheFolder() async throws {
         let server = try PaginationServer.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
         var configuration = PageLoader.Configuration()
         configuration.environment = ["RIFFLE_TEST_TOKEN": Self.token]
         let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")),
@@ -50,6 +52,34 @@ struct FeedCredentialsTests {
         #expect(server.requests.count == 3)
     }
 
+    @Test func aNextPageAtAnotherOriginGetsNoneOfTheFeedsCredentials() async throws {
+        let elsewhere = try HTTPServer { _ in .json(#"[{"title": "far away"}]"#) }
+        let home = try HTTPServer { request in
+            // The server echoes the key into its next link, as many do.
+            let next = elsewhere.url("/p2?api_key=\(request.query("api_key") ?? "")").absoluteString
+            return .json(#"[{"title": "at home"}]"#, headers: [("Link", "<\(next)>; rel=\"next\"")])
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let lines = Mutex<[String]>([])
+        var configuration = PageLoader.Configuration()
+        configuration.environment = ["RIFFLE_TEST_TOKEN": Self.token, "RIFFLE_TEST_KEY": "key-\(Self.token)"]
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let feed = try Feed(template: home.url("/start").absoluteString, pagination: Pagination(.linkHeader),
+                            headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}", "X-Api-Key": "${RIFFLE_TEST_KEY}"],
+                            query: ["api_key": "${RIFFLE_TEST_KEY}"])
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+
+        #expect(try await loader.load(2).items.map(\.title) == ["far away"])
+
+        let sent = try #require(home.requests.first)
+        #expect(sent.header("Authorization") == "Bearer \(Self.token)" && sent.query("api_key") == "key-\(Self.token)")
+        let away = try #require(elsewhere.requests.first)
+        #expect(away.header("Authorization") == nil && away.header("X-Api-Key") == nil)
+        #expect(!away.target.contains(Self.token), "\(away.target)")
+        #expect(lines.withLock { $0 }.filter { $0.contains("another origin") }.count == 1)
+    }
+
     @Test func queryValuesAreFilledInAsOneValueAndAnUnsetOptionalOneIsLeftOut() throws {
         let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
                             query: ["key": "${RIFFLE_KEY}", "sig": "${RIFFLE_SIG:-}", "plain": "a b"])
@@ -77,6 +107,7 @@ struct FeedCredentialsTests {
     @Test func aMissingVariableIsNamedAndNoRequestIsSent() async throws {
         let server = try PaginationServer.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
         var configuration = PageLoader.Configuration()
         configuration.environment = [:]
         let feed = try Feed(template: server.baseURL.absoluteString + "/page?page={page}", pagination: Pagination(.pageNumber(firstPage: 0)),

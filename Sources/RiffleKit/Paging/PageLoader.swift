@@ -48,6 +48,8 @@ public actor PageLoader {
 
     private var inFlight: [Int: Task<Page, any Error>] = [:]
     private nonisolated let limit: ConcurrencyLimit
+    /// Origins other than the feed's that pages were fetched from, each logged once.
+    private nonisolated let foreignOrigins = Mutex<Set<Origin>>([])
     /// Loads that joined a fetch already in flight instead of starting their own (for tests).
     public private(set) var joinedCount = 0
     /// Requests sent so far, retries and redirects included (for tests and the benchmark).
@@ -170,6 +172,9 @@ public actor PageLoader {
 
     // Nonisolated: parsing and the metadata write run beside the next transfer, not in its way on the actor.
     private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
+        if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
+            configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
+        }
         let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
                                              target: CacheTarget(cache: cache, location: pageLocation(number)))
         let parsed = reply.value
