@@ -294,9 +294,13 @@ struct CurlTransportTests {
             return .json("{}").delayed(by: .seconds(30))
         }
         let limit = ConcurrencyLimit(1)
-        let slow = Task { try await transport.send(HTTPRequest(url: server.url("/slow")), context: TransferContext(limit: limit)) }
+        let slow = Task {
+            // Should the request never arrive, the stream ends with it (on the transport's 30 s budget).
+            defer { arrival.finish() }
+            return try await transport.send(HTTPRequest(url: server.url("/slow")), context: TransferContext(limit: limit))
+        }
         var arrivals = arrived.makeAsyncIterator()
-        await arrivals.next()
+        #expect(await arrivals.next() != nil)
         let waiting = Task { try await transport.send(HTTPRequest(url: server.url("/queued")), context: TransferContext(limit: limit)) }
         waiting.cancel()
         await #expect(throws: RiffleError.cancelled) { try await waiting.value }
@@ -330,34 +334,46 @@ struct CurlTransportTests {
 }
 
 /// `Fixtures/tls/server.py`: Python's HTTPS server with a self-signed certificate for 127.0.0.1.
+/// No pipes: a pipe end inherited by another test's child process (tests run in parallel) would keep it
+/// open; the port comes back through a file.
 final class TLSTestServer: Sendable {
     let port: Int
     let certificate: URL
     private let process: Process
-    private let input: Pipe
+    private let folder: URL
 
     init() throws {
-        let folder = try #require(Bundle.module.url(forResource: "tls", withExtension: nil, subdirectory: "Fixtures"))
-        certificate = folder.appendingPathComponent("cert.pem")
+        let fixtures = try #require(Bundle.module.url(forResource: "tls", withExtension: nil, subdirectory: "Fixtures"))
+        certificate = fixtures.appendingPathComponent("cert.pem")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let portFile = folder.appendingPathComponent("port")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", folder.appendingPathComponent("server.py").path]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
+        process.arguments = ["python3", fixtures.appendingPathComponent("server.py").path, portFile.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first line is the port; a server that cannot start closes its output instead.
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { line.append(first) }
-        port = try #require(Int(String(decoding: line, as: UTF8.self)), "the TLS test server did not start")
+        let deadline = ContinuousClock.now + .seconds(20)
+        var port: Int?
+        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            if port == nil { usleep(20_000) }
+        }
+        guard let port else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the TLS test server (python3) did not start"])
+        }
+        self.port = port
     }
 
-    /// Closes the server's input, which ends it; terminates it if it is still running 5 s later.
+    /// Ends the server (SIGKILL: a child may inherit a blocked SIGTERM), waits at most 5 s, removes its folder.
     func stop() {
-        try? input.fileHandleForWriting.close()
+        kill(process.processIdentifier, SIGKILL)
         let deadline = ContinuousClock.now + .seconds(5)
         while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: folder)
     }
 }

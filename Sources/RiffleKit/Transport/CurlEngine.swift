@@ -41,10 +41,11 @@ final class CurlEngine: Sendable {
 
     /// Sends `request` and waits for the whole answer (no redirects followed here).
     func perform(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
+        if Task.isCancelled { throw .cancelled }
         let transfer = CurlTransfer(request: request, context: context)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
-                transfer.continuation = continuation
+                transfer.wait(continuation)
                 if let limit = context.limit {
                     limit.schedule { self.submit(transfer) }
                 } else {

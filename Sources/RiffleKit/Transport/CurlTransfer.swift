@@ -6,12 +6,15 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: made on the caller's thread and then handed to the engine's thread through
 /// the engine's lock; from there on every mutable field is touched only on that thread (libcurl calls
-/// the callbacks there too), except `cancelled`, which is atomic.
+/// the callbacks there too), except `cancelled`, which is atomic, and `handoff`, behind its lock.
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let context: TransferContext
-    var continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>?
     let cancelled = Atomic<Bool>(false)
+    /// The waiting task and the outcome meet here: a transfer cancelled before its task even waits
+    /// (the cancellation handler runs first) finishes with no one to resume yet.
+    private let handoff = Mutex<(waiting: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>?,
+                                 outcome: Result<HTTPResponse, RiffleError>?)>((nil, nil))
 
     /// Set on the engine's thread when the transfer got its place (it then holds one until it finishes).
     var submitted = false
@@ -45,14 +48,28 @@ final class CurlTransfer: @unchecked Sendable {
         errorText.deallocate()
     }
 
-    /// Resumes the waiting task once; frees libcurl's handle.
+    /// Waits for the outcome (at once when there is one already).
+    func wait(_ continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) {
+        let ready = handoff.withLock { handoff -> Result<HTTPResponse, RiffleError>? in
+            if let outcome = handoff.outcome { return outcome }
+            handoff.waiting = continuation
+            return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+
+    /// Delivers the outcome once; frees libcurl's handle.
     func finish(_ result: Result<HTTPResponse, RiffleError>) {
         guard !isFinished else { return }
         isFinished = true
         cleanUp()
         if case .success(let response) = result { reportFinalProgress(response) }
-        continuation?.resume(returning: result)
-        continuation = nil
+        let waiting = handoff.withLock { handoff in
+            defer { handoff.waiting = nil }
+            if handoff.waiting == nil { handoff.outcome = result }
+            return handoff.waiting
+        }
+        waiting?.resume(returning: result)
     }
 
     private func cleanUp() {

@@ -1,7 +1,12 @@
 """An HTTPS server on 127.0.0.1 for RiffleKit's tests: a self-signed certificate for 127.0.0.1
-(cert.pem, key.pem beside this file, valid until 2126). Prints its port, then answers every GET with
-a small JSON body until its standard input closes."""
-import http.server, os, ssl, sys, threading
+(cert.pem, key.pem beside this file, valid until 2126). Writes its port to the file named by its
+argument, then answers every GET with a small JSON body until it is terminated."""
+import http.server, os, signal, ssl, sys
+
+# Started from a test process that runs many tests at once: let go of any descriptor inherited from it
+# (another test's pipe held here would never reach end-of-file), and take SIGTERM as asked.
+os.closerange(3, 4096)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -20,6 +25,7 @@ server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(os.path.join(here, "cert.pem"), os.path.join(here, "key.pem"))
 server.socket = context.wrap_socket(server.socket, server_side=True)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-print(server.server_address[1], flush=True)
-sys.stdin.read()  # the test closes it (or exits) to stop the server
+with open(sys.argv[1] + ".tmp", "w") as out:
+    out.write(str(server.server_address[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+server.serve_forever()
