@@ -94,11 +94,12 @@ struct Arguments: Equatable {
         return arguments
     }
 
-    /// The value of an integer option, checked against `minimum`; nil when absent.
-    func integer(_ option: String, minimum: Int) throws(UsageError) -> Int? {
+    /// The value of an integer option, checked against `range`; nil when absent. A number out of
+    /// range (or too large for any integer) is a usage error naming the option, never a trap later.
+    func integer(_ option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[option] else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw UsageError("option \(option) needs a whole number ≥ \(minimum), got '\(text)'")
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("option \(option) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }
