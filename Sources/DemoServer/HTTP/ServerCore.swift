@@ -105,11 +105,11 @@ final class ServerCore: Sendable {
     private func spawn(_ body: @escaping @Sendable () -> Void) {
         threads.enter()
         let thread = Thread { [self] in
-            // Set from the thread itself: only then does Foundation pass it on to the system's thread name.
-            Thread.current.name = threadName
+            Socket.nameCurrentThread(threadName)
             body()
             threads.leave()
         }
+        thread.name = threadName
         thread.start()
     }
 

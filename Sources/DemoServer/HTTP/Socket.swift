@@ -149,6 +149,17 @@ enum Socket {
 }
 
 extension Socket {
+    /// Gives the calling thread its system name (what `ps -L` and `/proc/self/task/*/comm` show),
+    /// through `/proc/thread-self/comm`: Foundation's `Thread.name` reaches the system only when set
+    /// after the thread is fully started, and `pthread_setname_np` does not import.
+    static func nameCurrentThread(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+    }
+
     /// Sleeps without a descriptor; used where a poll on the connection would return immediately.
     static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
 
