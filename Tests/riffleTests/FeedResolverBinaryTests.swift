@@ -40,6 +40,27 @@ struct FeedResolverBinaryTests {
         #expect(result.stderr.contains("feeds file: work"))
     }
 
+    @Test func aMissingPresetsFileIsAnErrorNamingIt() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let missing = home.appending(path: "nope.json").path
+        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": missing, "XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: \(missing): no such file (named by $RIFFLE_PRESETS)\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aPresetsFileReplacesTheBuiltInOnes() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let file = home.appending(path: "presets.json")
+        try Data(#"{"feeds": {"mine": {"description": "my preset", "url": "https://example.com/?p={page}"}}}"#.utf8).write(to: file)
+        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": file.path, "XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  mine  my preset"))
+        #expect(!result.stdout.contains("  hn "))
+    }
+
     @Test func aMissingTokenIsNamedBeforeTheTerminalIsNeeded() throws {
         let home = try configHome(Self.feeds)
         let result = try RiffleBinary.run(["work"], environment: ["XDG_CONFIG_HOME": home, "RIFFLE_WORK_TOKEN": ""])
