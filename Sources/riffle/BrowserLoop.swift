@@ -78,7 +78,10 @@ struct BrowserLoop {
             }
             if policy == .reloadIgnoringCache { reloads = task }
         case .open(let url):
-            if let failure = LinkOpener.open(url) { mailbox.post(.notice(failure.description)) }
+            // A terminal browser gets the terminal: the screen is suspended while it runs.
+            if let failure = LinkOpener.open(url, suspend: { [screen] body in screen.suspended(body) }) {
+                mailbox.post(.notice(failure.description))
+            }
         case .quit:
             state.shouldQuit = true
         }
