@@ -34,11 +34,12 @@ enum DumpCommand {
             var unasked = options.pages.makeIterator()
             func askNext() {
                 guard let number = unasked.next() else { return }
-                let policy = MaxAge.policy(for: number, requested: options.policy, maxAge: options.maxAge, store: loader.store)
                 group.addTask {
                     let start = ContinuousClock.now
                     let result: Result<Page, RiffleError>
-                    do throws(RiffleError) { result = .success(try await loader.load(number, policy: policy)) } catch {
+                    do throws(RiffleError) {
+                        result = .success(try await MaxAge.load(number, policy: options.policy, maxAge: options.maxAge, loader: loader))
+                    } catch {
                         result = .failure(error)
                     }
                     return Outcome(number: number, result: result, duration: start.duration(to: .now))
