@@ -19,10 +19,10 @@ enum BrowseCommand {
         if let feedArgument = arguments.positionals.first {
             feed = try FeedResolver.resolve(feedArgument, firstPage: firstPage)
         }
+        let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         guard isatty(STDOUT_FILENO) == 1 else { fail("standard output is not a terminal; the browser needs one", status: 2) }
         guard isatty(STDIN_FILENO) == 1 else { fail("standard input is not a terminal; the browser needs one for keys", status: 2) }
 
-        let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
         var demo: DemoFeedServer?
         if feed == nil {
             do {

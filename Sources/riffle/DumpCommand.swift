@@ -16,7 +16,7 @@ enum DumpCommand {
     /// - Parameter started: the earliest moment the process recorded (see DECISIONS.md).
     static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
         let options = try DumpOptions(arguments)
-        let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
+        let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = options.concurrency
         let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
