@@ -26,15 +26,19 @@ enum FeedResolver {
         }
     }
 
-    static func resolve(_ argument: String, firstPage: Int?) throws(Arguments.UsageError) -> Feed {
+    /// - Parameter forNetwork: false when the feed is only named (to clear or describe its pages):
+    ///   then the environment variables its requests need may be unset.
+    static func resolve(_ argument: String, firstPage: Int?, forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
         if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
         let environment = ProcessInfo.processInfo.environment
-        return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment), environment: environment)
+        return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment),
+                           environment: environment, forNetwork: forNetwork)
     }
 
-    /// Resolves `argument` against `catalogs`, checking that every environment variable its headers need is set.
+    /// Resolves `argument` against `catalogs`; `forNetwork`: checks that every environment variable
+    /// its headers and query need is set.
     static func resolve(_ argument: String, firstPage: Int?, catalogs: Catalogs,
-                        environment: [String: String]) throws(Arguments.UsageError) -> Feed {
+                        environment: [String: String], forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
         if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
         let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
@@ -49,6 +53,7 @@ enum FeedResolver {
             }
             feed.firstPage = firstPage
         }
+        guard forNetwork else { return feed }
         // Checked now so a missing token is reported before the terminal is taken over; the values are dropped.
         do {
             _ = try feed.expandedHeaders(environment: environment)
