@@ -80,6 +80,11 @@ struct Arguments: Equatable {
             }
             seen.append(argument)
         }
+        // `riffle help` (and `riffle help dump`) is `riffle --help`, as in git and most tools.
+        if positionals.first == Command.help.rawValue {
+            arguments.command = .help
+            return arguments
+        }
         if let first = positionals.first, let command = Command(rawValue: first), ![.browse, .help, .version].contains(command) {
             arguments.command = command
             positionals.removeFirst()
