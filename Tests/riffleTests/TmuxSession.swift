@@ -54,6 +54,9 @@ final class TmuxSession {
     /// The text on screen now.
     func screen() -> String { (try? tmux(["capture-pane", "-p", "-t", name])) ?? "" }
 
+    /// The text on screen now, with lines the terminal wrapped joined back into one.
+    func unwrappedScreen() -> String { (try? tmux(["capture-pane", "-p", "-J", "-t", name])) ?? "" }
+
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
