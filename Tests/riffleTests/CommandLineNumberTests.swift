@@ -30,7 +30,7 @@ struct CommandLineNumberTests {
 
     @Test(arguments: [
         (["--demo-fail", "9223372036854775807"], "--demo-fail"),
-        (["--first-page", "9223372036854775807", "http://127.0.0.1:1/{page}"], "--first-page"),
+        (["--first-page", "9223372036854775807", "http://example.invalid/{page}"], "--first-page"),
         (["--max-age", "18446744073709551616"], "--max-age"),
     ])
     func browserNumbersAreCheckedBeforeTheTerminal(arguments: [String], option: String) throws {
