@@ -47,7 +47,9 @@ struct InstalledEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appending(path: "bin/riffle")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: RiffleBinary.url, to: copy)
+        // Written through a close-on-exec descriptor (a copy made by FileManager can be inherited,
+        // open for writing, by a process another test starts, and then cannot be run: ETXTBSY).
+        try LinkOpenerTests.Browsers.writeExecutable(Data(contentsOf: RiffleBinary.url), to: copy.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.deletingLastPathComponent().path) == ["riffle"])
 
         let feeds = try Spawn.run([copy.path, "feeds"], environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path])

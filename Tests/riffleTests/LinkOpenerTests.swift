@@ -49,12 +49,18 @@ struct LinkOpenerTests {
         /// Writes an executable file through a close-on-exec descriptor: a process another test
         /// spawns meanwhile must not inherit it open for writing, or running it fails with ETXTBSY.
         static func writeExecutable(_ text: String, to path: String) throws {
+            try writeExecutable(Data(text.utf8), to: path)
+        }
+
+        static func writeExecutable(_ data: Data, to path: String) throws {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
             guard fd >= 0 else { throw Spawn.Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
-            let bytes = Array(text.utf8)
-            guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-                throw Spawn.Failure(description: "cannot write \(path)")
+            var written = 0
+            while written < data.count {
+                let count = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+                guard count > 0 else { throw Spawn.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+                written += count
             }
         }
 
