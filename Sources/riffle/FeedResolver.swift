@@ -14,11 +14,17 @@ enum FeedResolver {
         /// Reads the shipped presets and the feeds file (absent is fine, broken is an error).
         static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Arguments.UsageError) -> Catalogs {
             let location = FeedsFileLocation.resolve(environment: environment)
+            let presets: FeedCatalog
+            do { presets = try PresetAssets.catalog(environment: environment) } catch { throw .init(error.description) }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isFolder) else {
+                return Catalogs(presets: presets, user: FeedCatalog(), userFile: location.path)
+            }
+            // There but unusable is an error, never silently no feeds.
+            guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: location.path) else {
+                throw .init("\(location.path): \(isFolder.boolValue ? "a folder, not a file" : "not readable")")
+            }
             do {
-                let presets = try PresetAssets.catalog(environment: environment)
-                guard let data = FileManager.default.contents(atPath: location.path) else {
-                    return Catalogs(presets: presets, user: FeedCatalog(), userFile: location.path)
-                }
                 return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path), userFile: location.path)
             } catch {
                 throw .init(error.description)

@@ -43,6 +43,15 @@ struct FeedResolverBinaryTests {
         #expect(result.stderr.contains("feeds file: work"))
     }
 
+    @Test func aFeedsFileThatCannotBeReadIsAnErrorNotNoFeeds() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appending(path: "riffle/feeds.json"), withIntermediateDirectories: true)
+        let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: \(home.path)/riffle/feeds.json: a folder, not a file\n")
+    }
+
     @Test func aMissingPresetsFileIsAnErrorNamingIt() throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
