@@ -16,7 +16,8 @@ struct LinkOpenerTests {
         func cleanUp() { try? FileManager.default.removeItem(at: folder) }
 
         /// A script called `name` that writes its arguments, one a line, then whether its standard
-        /// input and output were a terminal, to `name.record`; it exits with `status`.
+        /// input and output were a terminal, then END, to `name.record`; it exits with `status`. It
+        /// uses only the shell's own commands, so it runs with nothing on PATH.
         @discardableResult
         func make(_ name: String, status: Int = 0) throws -> URL {
             let script = folder.appending(path: name)
@@ -24,8 +25,7 @@ struct LinkOpenerTests {
             let text = """
             #!/bin/sh
             if [ -t 0 ] && [ -t 1 ]; then terminal=TERMINAL; else terminal=NO-TERMINAL; fi
-            { for argument in "$@"; do printf '%s\\n' "$argument"; done; echo "$terminal"; } > '\(record).tmp'
-            mv '\(record).tmp' '\(record)'
+            { for argument in "$@"; do printf '%s\\n' "$argument"; done; echo "$terminal"; echo END; } > '\(record)'
             exit \(status)
 
             """
@@ -33,13 +33,13 @@ struct LinkOpenerTests {
             return script
         }
 
-        /// The lines `name` recorded, waiting up to 10 s for a detached one to get there.
+        /// The lines `name` recorded (without END), waiting up to 10 s for a detached one to finish them.
         func record(_ name: String) -> [String]? {
             let path = folder.appending(path: "\(name).record").path
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
-                if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-                    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+                if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("END\n") {
+                    return text.split(separator: "\n").dropLast().map(String.init)
                 }
                 usleep(10_000)
             }
@@ -66,9 +66,9 @@ struct LinkOpenerTests {
 
         func hasRecord(_ name: String) -> Bool { FileManager.default.fileExists(atPath: folder.appending(path: "\(name).record").path) }
 
-        /// An environment whose PATH is this folder (and /bin for `sh`, `mv`).
+        /// An environment whose PATH is this folder alone: no browser installed here is ever found.
         func environment(browser: String?) -> [String: String] {
-            var environment = ["PATH": folder.path + ":/bin:/usr/bin"]
+            var environment = ["PATH": folder.path]
             environment["BROWSER"] = browser
             return environment
         }
@@ -119,7 +119,7 @@ struct LinkOpenerTests {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }
         let script = try browsers.make("my browser")
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: ["PATH": "/bin:/usr/bin", "BROWSER": "'\(script.path)' %s"]) { $0() }
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: ["PATH": "", "BROWSER": "'\(script.path)' %s"]) { $0() }
         #expect(failure == nil)
         #expect(browsers.record("my browser") == [Self.link, "NO-TERMINAL"])
     }
