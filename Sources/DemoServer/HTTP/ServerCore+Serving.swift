@@ -1,6 +1,10 @@
 import Foundation
 
 extension ServerCore {
+    /// How long a worker waits, after an answer, for the next request on the same connection before
+    /// giving the connection back to the watcher.
+    static let lingerMilliseconds: Int32 = 5
+
     /// Answers `request`, then every further whole request already buffered on `connection`
     /// (pipelined), in order, on the calling worker. Returns true when the connection stays open for
     /// more requests, false when it is to be closed.
@@ -23,6 +27,13 @@ extension ServerCore {
             let sent = Socket.sendAll(connection.fd, bytes)
             finish()
             guard sent, keepAlive else { return false }
+            // A client that sends its next request at once (a serial load does, within a fraction of
+            // a millisecond) is read here, at the moment it arrives, rather than after a hand-off
+            // to the watcher and back: each thread wake-up is late by 0.1-0.2 ms on a small machine,
+            // and the request's latency runs from its recorded arrival.
+            if connection.buffer.isEmpty, Socket.waitReadable(connection.fd, milliseconds: Self.lingerMilliseconds) {
+                guard connection.receiveAvailable() else { return false }
+            }
             switch connection.next(arrived: .now) {
             case let .request(next, keepAlive):
                 request = next
