@@ -148,7 +148,11 @@ final class ServerCore: Sendable {
             let nearest = waiting.map(\.deadline).min().map { now.duration(to: $0) } ?? .seconds(1)
             let timeout = Int32(min(1_000, max(1, nearest.roundedUpMilliseconds)))
             let count = poll(&fds, nfds_t(fds.count), timeout)
-            if count < 0 && errno != EINTR { return }
+            if count < 0 && errno != EINTR {
+                // Not a reason to end: the listener stays open until stop(), which shuts it down.
+                Socket.pause(milliseconds: 10)
+                continue
+            }
             if count <= 0 { continue }
             if fds[0].revents != 0 { Socket.drain(wakePipe) }
             if isStopped { return }
