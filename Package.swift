@@ -17,8 +17,10 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
         // SQLite from Debian, for the response cache's index.
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Data files (demo feed, presets, themes) with a locator that never traps; see Assets/RiffleAssets.swift.
-        .target(name: "RiffleAssets", path: "Assets", resources: [.copy("demo"), .copy("presets"), .copy("themes")]),
+        // Data files (demo feed, presets, themes), compiled in by the EmbedAssets plugin; see Assets/RiffleAssets.swift.
+        .target(name: "RiffleAssets", path: "Assets", plugins: ["EmbedAssets"]),
+        .executableTarget(name: "AssetEmbedder"),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["AssetEmbedder"]),
         // libcurl's functions, declared by hand and loaded on first use (libcurl.so.4 ships without headers).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "RiffleKit", dependencies: ["CSQLite3", "CCurl", "RiffleAssets"]),
@@ -35,7 +37,7 @@ let package = Package(
         .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets"]),
         .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "DemoServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,51 +1,25 @@
 import Foundation
 
-/// Finds Riffle's data files (the demo feed, themes, presets) without `Bundle.module`, whose
-/// generated accessor traps when the binary has been copied away from its build folder.
+/// Riffle's data files (the demo feed, presets and themes under `Assets/`), compiled into the binary
+/// by the `EmbedAssets` build-tool plugin: an installed `riffle` needs no file beside it, and
+/// nothing is looked up on disk. The files in `Assets/` stay the source; a build picks up a change.
 ///
-/// For a folder NAME it looks, in order: in `$RIFFLE_ASSETS/NAME`; in
-/// `Riffle_RiffleAssets.resources/NAME` beside the running executable (`/proc/self/exe`, symlinks
-/// resolved); and finally in the source
-/// checkout's `Assets/NAME`, found through `#filePath`.
+/// ```swift
+/// let presets = RiffleAssets.data("presets/presets.json")   // the bytes of Assets/presets/presets.json
+/// ```
 public enum RiffleAssets {
-    /// An environment variable naming a folder laid out like `Assets/`; checked first.
-    public static let environmentVariable = "RIFFLE_ASSETS"
-    /// The folder SwiftPM copies the resource folders into, beside the built products.
-    public static let resourceBundleName = "Riffle_RiffleAssets.resources"
-
-    /// A folder of assets that could not be found; `description` is one line naming every place looked.
-    public struct NotFound: Error, Sendable, Equatable, CustomStringConvertible {
-        public var folder: String
-        public var searched: [String]
-        public var description: String { "\(folder) assets not found; looked in: \(searched.joined(separator: ", "))" }
+    /// The bytes of the file at `path` under `Assets/` (such as `themes/dark.json`), or nil when no
+    /// such file was embedded.
+    public static func data(_ path: String) -> Data? {
+        guard let text = EmbeddedAssets.file(path) else { return nil }
+        // Static storage lives as long as the process: no copy.
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: text.utf8Start), count: text.utf8CodeUnitCount,
+                    deallocator: .none)
     }
 
-    /// The first candidate for `folder` that contains `marker`.
-    public static func directory(_ folder: String, marker: String,
-                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(NotFound) -> URL {
-        let places = candidates(folder, environment: environment)
-        for place in places where FileManager.default.fileExists(atPath: place.appending(path: marker).path) {
-            return place
-        }
-        throw NotFound(folder: folder, searched: places.map(\.path))
-    }
-
-    /// Every place `directory` checks for `folder`, in order.
-    public static func candidates(_ folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
-        var result: [URL] = []
-        if let override = environment[environmentVariable], !override.isEmpty {
-            result.append(URL(fileURLWithPath: override, isDirectory: true).appending(path: folder))
-        }
-        let beside = { (directory: URL) in directory.appending(path: resourceBundleName).appending(path: folder) }
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            result.append(beside(URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()))
-        }
-        // No Bundle.main: on Linux the running executable (also a test runner, which SwiftPM puts
-        // beside the resources) is enough, and concurrent first use of Bundle.main can stall.
-        // This file is Assets/RiffleAssets.swift. #filePath here, not as a default argument, which
-        // would name the caller's file instead.
-        result.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: folder))
-        var seen: Set<String> = []
-        return result.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    /// The names (without `.json`) of the files embedded from `folder`, sorted: `names(in: "themes")`.
+    public static func names(in folder: String) -> [String] {
+        EmbeddedAssets.paths.filter { $0.hasPrefix(folder + "/") && $0.hasSuffix(".json") }
+            .map { String($0.dropFirst(folder.count + 1).dropLast(5)) }.sorted()
     }
 }

@@ -4,8 +4,6 @@ import Glibc
 public enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A socket call failed; carries the call's name and `errno`.
     case socket(String, Int32)
-    /// No demo asset folder was found in any of the listed places.
-    case assetsNotFound(searched: [String])
     /// The demo content exists but could not be read or decoded.
     case invalidAssets(path: String, reason: String)
 
@@ -13,10 +11,10 @@ public enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case let .socket(call, code):
             return "demo server: \(call) failed: \(String(cString: strerror(code))) (errno \(code))"
-        case let .assetsNotFound(searched):
-            return "demo assets not found; looked in: \(searched.joined(separator: ", "))"
         case let .invalidAssets(path, reason):
-            return "demo assets at \(path) are unreadable: \(reason)"
+            // One line, whatever the decoder's text holds.
+            let line = reason.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return "demo feed \(path) is unreadable: \(line)"
         }
     }
 }

@@ -38,7 +38,7 @@ struct Arguments: Equatable {
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [
-        "--refresh": [.dump], "--offline": [.dump], "--timings": [.dump], "--json": [.cache],
+        "--refresh": [.dump], "--offline": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
     ]
 
     /// Parses `argv` without the program name.
@@ -80,6 +80,11 @@ struct Arguments: Equatable {
             }
             seen.append(argument)
         }
+        // `riffle help` (and `riffle help dump`) is `riffle --help`, as in git and most tools.
+        if positionals.first == Command.help.rawValue {
+            arguments.command = .help
+            return arguments
+        }
         if let first = positionals.first, let command = Command(rawValue: first), ![.browse, .help, .version].contains(command) {
             arguments.command = command
             positionals.removeFirst()
@@ -94,11 +99,12 @@ struct Arguments: Equatable {
         return arguments
     }
 
-    /// The value of an integer option, checked against `minimum`; nil when absent.
-    func integer(_ option: String, minimum: Int) throws(UsageError) -> Int? {
+    /// The value of an integer option, checked against `range`; nil when absent. A number out of
+    /// range (or too large for any integer) is a usage error naming the option, never a trap later.
+    func integer(_ option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[option] else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw UsageError("option \(option) needs a whole number ≥ \(minimum), got '\(text)'")
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("option \(option) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }

@@ -11,18 +11,18 @@ enum BrowseCommand {
         guard arguments.positionals.count <= 1 else {
             throw .init("expected one feed, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
         }
-        let firstPage = try arguments.integer("--first-page", minimum: 0)
-        let demoFailPage = try arguments.integer("--demo-fail", minimum: 1)
-        let maxAge = try arguments.integer("--max-age", minimum: 0)
+        let firstPage = try arguments.integer("--first-page", in: Limits.firstPage)
+        let demoFailPage = try arguments.integer("--demo-fail", in: Limits.page)
+        let maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
         let themeName = try arguments.choice("--theme", in: ThemeFile.names)
         var feed: Feed?
         if let feedArgument = arguments.positionals.first {
             feed = try FeedResolver.resolve(feedArgument, firstPage: firstPage)
         }
+        let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         guard isatty(STDOUT_FILENO) == 1 else { fail("standard output is not a terminal; the browser needs one", status: 2) }
         guard isatty(STDIN_FILENO) == 1 else { fail("standard input is not a terminal; the browser needs one for keys", status: 2) }
 
-        let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
         var demo: DemoFeedServer?
         if feed == nil {
             do {

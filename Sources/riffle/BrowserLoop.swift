@@ -52,12 +52,10 @@ struct BrowserLoop {
     }
 
     /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
-    /// actor and the mailbox. The load still runs, and if the cache finds the page stale its
-    /// revalidated (or refetched) copy replaces this one when it arrives.
+    /// actor and the mailbox. The load still runs, and if the page is stale (by the cache's rules or
+    /// `--max-age`) its revalidated (or refetched) copy replaces this one when it arrives.
     private func answerFromDisk(_ effect: Effect) -> Action? {
-        guard case .load(let page, .returnCacheElseLoad) = effect,
-              MaxAge.policy(for: page, requested: .returnCacheElseLoad, maxAge: maxAge, store: loader.store) == .returnCacheElseLoad,
-              let cached = loader.peekCachedPage(page) else { return nil }
+        guard case .load(let page, .returnCacheElseLoad) = effect, let cached = loader.peekCachedPage(page) else { return nil }
         return .pageLoaded(cached)
     }
 
@@ -65,20 +63,22 @@ struct BrowserLoop {
     /// and a cursor feed's page N needs page N-1's fresh answer first).
     private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState, reloads: inout Task<Void, Never>?) {
         switch effect {
-        case .load(let page, let requested):
-            let policy = MaxAge.policy(for: page, requested: requested, maxAge: maxAge, store: loader.store)
+        case .load(let page, let policy):
             let previous = policy == .reloadIgnoringCache ? reloads : nil
-            let task = Task { [loader] in
+            let task = Task { [loader, maxAge] in
                 await previous?.value
                 do throws(RiffleError) {
-                    mailbox.post(.pageLoaded(try await loader.load(page, policy: policy)))
+                    mailbox.post(.pageLoaded(try await MaxAge.load(page, policy: policy, maxAge: maxAge, loader: loader)))
                 } catch {
                     mailbox.post(.pageFailed(page: page, error: error))
                 }
             }
             if policy == .reloadIgnoringCache { reloads = task }
         case .open(let url):
-            if let failure = LinkOpener.open(url) { mailbox.post(.notice(failure.description)) }
+            // A terminal browser gets the terminal: the screen is suspended while it runs.
+            if let failure = LinkOpener.open(url, suspend: { [screen] body in screen.suspended(body) }) {
+                mailbox.post(.notice(failure.description))
+            }
         case .quit:
             state.shouldQuit = true
         }

@@ -1,76 +1,151 @@
 import Foundation
 import RiffleKit
 
-/// `riffle cache path|info|clear [FEED]`: where the cache is, what it holds, and emptying it.
+/// `riffle cache path|info|clear [FEED...]`: where the cache is, what it holds, and emptying it.
+///
+/// A FEED is what the other commands take (a name, `preset:ARGUMENT`, a URL template) or an id that
+/// `cache info` prints; naming one never needs its credentials, since no request is made.
 enum CacheCommand {
     /// The folders under the cache root that Riffle owns. `clear` removes only these, never the
     /// root itself: `--cache-dir` may point at a folder that also holds other things.
     static let ownedFolders = ["feeds", "responses"]
 
     static func run(_ arguments: Arguments) async throws(Arguments.UsageError) -> Int32 {
-        let root = CacheLocation.resolve(arguments.cacheDirectory)
         guard let action = arguments.positionals.first else {
             throw .init("riffle cache needs an action: path, info or clear")
         }
         let rest = Array(arguments.positionals.dropFirst())
         let json = arguments.flags.contains("--json")
+        if json && action != "info" { throw .init("option --json applies only to 'riffle cache info'") }
+        if arguments.flags.contains("--yes") && action != "clear" { throw .init("option --yes applies only to 'riffle cache clear'") }
         switch action {
         case "path":
             guard rest.isEmpty else { throw .init("riffle cache path takes no feed") }
-            print(root.path)
+            print(CacheLocation.resolve(arguments.cacheDirectory).path)
         case "info":
-            guard rest.count <= 1 else { throw .init("riffle cache info takes at most one feed") }
+            let root = try CacheLocation.checked(arguments, create: false)
             var feeds = CacheInventory.feeds(in: root)
-            if let feed = rest.first {
-                let id = try FeedResolver.resolve(feed, firstPage: nil).id
-                feeds = feeds.filter { $0.id == id }
+            if !rest.isEmpty {
+                let ids = try Set(rest.map { argument throws(Arguments.UsageError) in try feedID(argument, stored: feeds) })
+                feeds = feeds.filter { ids.contains($0.id) }
             }
             print(json ? jsonInfo(root: root, feeds: feeds) : textInfo(root: root, feeds: feeds), terminator: "")
         case "clear":
-            guard rest.count <= 1 else { throw .init("riffle cache clear takes at most one feed") }
-            return await clear(root: root, feed: try rest.first.map { feed throws(Arguments.UsageError) in try FeedResolver.resolve(feed, firstPage: nil) })
+            let root = try CacheLocation.checked(arguments, create: false)
+            if rest.isEmpty { return try await clearEverything(root: root, confirmed: arguments.flags.contains("--yes")) }
+            let stored = CacheInventory.feeds(in: root)
+            var ids: [String] = []
+            for argument in rest {
+                let id = try feedID(argument, stored: stored)
+                if !ids.contains(id) { ids.append(id) }
+            }
+            return await clear(root: root, ids: ids, named: rest, stored: stored)
         default:
             throw .init("unknown cache action '\(action)' (use path, info or clear)")
         }
         return 0
     }
 
-    /// Clears through the cache itself, so its index and the page files change together (rows and
-    /// files of one feed, or everything), in a transaction another riffle sharing the folder respects.
-    private static func clear(root: URL, feed: Feed?) async -> Int32 {
-        guard ownedFolders.contains(where: { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }) else { return 0 }
-        let cache = ResponseCache(directory: root)
+    /// The feed id `argument` stands for: an id of a stored feed as `cache info` prints it, else a
+    /// feed name, `preset:ARGUMENT` or URL template.
+    static func feedID(_ argument: String, stored: [CacheInventory.FeedUsage]) throws(Arguments.UsageError) -> String {
+        if stored.contains(where: { $0.id == argument }) { return argument }
         do {
-            if let feed { try await cache.removeFeed(feed.id) } else { try await cache.removeAll() }
+            return try FeedResolver.resolve(argument, firstPage: nil, forNetwork: false).id
         } catch {
-            FileHandle.standardError.write(Data("riffle: could not clear \(root.path): \(error)\n".utf8))
-            return 1
+            guard !stored.isEmpty, !FeedResolver.isTemplate(argument) else { throw error }
+            throw .init(error.description + "; or an id from 'riffle cache info'")
         }
+    }
+
+    /// Removes the feeds `ids` through the cache itself (index rows and files together, in a
+    /// transaction another riffle sharing the folder respects), and says what went.
+    private static func clear(root: URL, ids: [String], named: [String], stored: [CacheInventory.FeedUsage]) async -> Int32 {
+        var output = ""
+        var toRemove: [CacheInventory.FeedUsage] = []
+        for (id, argument) in zip(ids, named) {
+            if let usage = stored.first(where: { $0.id == id }) {
+                toRemove.append(usage)
+            } else {
+                output += "nothing cached for \(TerminalSafe.text(argument)) (\(id))\n"
+            }
+        }
+        if !toRemove.isEmpty {
+            let cache = ResponseCache(directory: root)
+            for usage in toRemove {
+                do {
+                    try await cache.removeFeed(usage.id)
+                } catch {
+                    print(output, terminator: "")
+                    StandardError.message("could not clear \(usage.id) in \(root.path): \(error.description)")
+                    return 1
+                }
+                output += "removed \(describe(usage))\n"
+            }
+        }
+        print(output, terminator: "")
         return 0
     }
 
+    /// Clears every feed and response, after asking on a terminal; `--yes` (`confirmed`) for scripts.
+    private static func clearEverything(root: URL, confirmed: Bool) async throws(Arguments.UsageError) -> Int32 {
+        let feeds = CacheInventory.feeds(in: root)
+        let responses = CacheInventory.size(of: root.appendingPathComponent("responses", isDirectory: true))
+        let pages = feeds.reduce(0) { $0 + $1.pages }
+        let bytes = feeds.reduce(0) { $0 + $1.bytes } + responses
+        guard ownedFolders.contains(where: { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }) else {
+            print("nothing cached in \(root.path)")
+            return 0
+        }
+        let summary = "\(count(feeds.count, "feed")), \(count(pages, "page")), \(CacheInventory.humanSize(bytes))"
+        if !confirmed {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw .init("riffle cache clear without a feed removes everything in \(root.path); add --yes to do that without a terminal")
+            }
+            StandardError.write("Remove everything cached in \(root.path) (\(summary))? [y/N] ")
+            let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                print("nothing removed")
+                return 1
+            }
+        }
+        do {
+            try await ResponseCache(directory: root).removeAll()
+        } catch {
+            StandardError.message("could not clear \(root.path): \(error.description)")
+            return 1
+        }
+        print("removed everything cached in \(root.path): \(summary)")
+        return 0
+    }
+
+    /// `3 feeds`, `1 page`.
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// `1a2b3c4d (3 pages, 84.1 KB) https://...`.
+    static func describe(_ usage: CacheInventory.FeedUsage) -> String {
+        "\(usage.id) (\(count(usage.pages, "page")), \(CacheInventory.humanSize(usage.bytes)))" + (usage.url.map { " " + TerminalSafe.text($0) } ?? "")
+    }
+
     static func textInfo(root: URL, feeds: [CacheInventory.FeedUsage]) -> String {
-        var text = "cache: \(root.path)\n"
+        var text = "cache: \(TerminalSafe.text(root.path))\n"
         guard !feeds.isEmpty else { return text + "no cached feeds\n" }
         let width = feeds.map { CacheInventory.humanSize($0.bytes).count }.max() ?? 0
         for feed in feeds {
             let size = CacheInventory.humanSize(feed.bytes)
             let pages = feed.pages == 1 ? "1 page " : "\(feed.pages) pages"
-            text += "\(feed.id)  \(String(repeating: " ", count: width - size.count))\(size)  \(pages)  \(feed.url ?? "")\n"
+            text += "\(feed.id)  \(String(repeating: " ", count: width - size.count))\(size)  \(pages)  \(TerminalSafe.text(feed.url ?? ""))\n"
         }
         let total = feeds.reduce(0) { $0 + $1.bytes }, pages = feeds.reduce(0) { $0 + $1.pages }
-        return text + "total: \(CacheInventory.humanSize(total)) in \(pages) \(pages == 1 ? "page" : "pages") of "
-            + "\(feeds.count) \(feeds.count == 1 ? "feed" : "feeds")\n"
+        return text + "total: \(CacheInventory.humanSize(total)) in \(count(pages, "page")) of \(count(feeds.count, "feed"))\n"
     }
 
     static func jsonInfo(root: URL, feeds: [CacheInventory.FeedUsage]) -> String {
-        var text = "{\"path\":"
-        JSONWriter.writeString(root.path, into: &text)
+        var text = "{\"path\":" + TerminalSafe.jsonString(root.path)
         text += ",\"bytes\":\(feeds.reduce(0) { $0 + $1.bytes }),\"pages\":\(feeds.reduce(0) { $0 + $1.pages }),\"feeds\":["
         for (i, feed) in feeds.enumerated() {
             if i > 0 { text += "," }
-            text += "{\"id\":\"\(feed.id)\",\"url\":"
-            if let url = feed.url { JSONWriter.writeString(url, into: &text) } else { text += "null" }
+            text += "{\"id\":\"\(feed.id)\",\"url\":" + (feed.url.map(TerminalSafe.jsonString) ?? "null")
             text += ",\"pages\":\(feed.pages),\"bytes\":\(feed.bytes)}"
         }
         return text + "]}\n"

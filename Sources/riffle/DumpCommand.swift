@@ -16,7 +16,7 @@ enum DumpCommand {
     /// - Parameter started: the earliest moment the process recorded (see DECISIONS.md).
     static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
         let options = try DumpOptions(arguments)
-        let cacheDirectory = CacheLocation.resolve(arguments.cacheDirectory)
+        let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = options.concurrency
         let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
@@ -34,11 +34,12 @@ enum DumpCommand {
             var unasked = options.pages.makeIterator()
             func askNext() {
                 guard let number = unasked.next() else { return }
-                let policy = MaxAge.policy(for: number, requested: options.policy, maxAge: options.maxAge, store: loader.store)
                 group.addTask {
                     let start = ContinuousClock.now
                     let result: Result<Page, RiffleError>
-                    do throws(RiffleError) { result = .success(try await loader.load(number, policy: policy)) } catch {
+                    do throws(RiffleError) {
+                        result = .success(try await MaxAge.load(number, policy: options.policy, maxAge: options.maxAge, loader: loader))
+                    } catch {
                         result = .failure(error)
                     }
                     return Outcome(number: number, result: result, duration: start.duration(to: .now))

@@ -23,7 +23,7 @@ struct DumpOptions {
             throw .init(arguments.positionals.isEmpty ? "riffle dump needs a feed: riffle dump FEED [--pages A-B]"
                 : "expected one feed, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
         }
-        feed = try FeedResolver.resolve(arguments.positionals[0], firstPage: arguments.integer("--first-page", minimum: 0))
+        feed = try FeedResolver.resolve(arguments.positionals[0], firstPage: arguments.integer("--first-page", in: Limits.firstPage))
         pages = try Self.pageRange(arguments.values["--pages"] ?? "1")
         format = try Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
         if let list = arguments.values["--fields"] {
@@ -38,18 +38,18 @@ struct DumpOptions {
         let refresh = arguments.flags.contains("--refresh"), offline = arguments.flags.contains("--offline")
         guard !(refresh && offline) else { throw .init("--refresh and --offline cannot be used together") }
         policy = refresh ? .reloadIgnoringCache : offline ? .returnCacheDontLoad : .returnCacheElseLoad
-        maxAge = try arguments.integer("--max-age", minimum: 0)
-        concurrency = try arguments.integer("--concurrency", minimum: 1) ?? 4
+        maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
+        concurrency = try arguments.integer("--concurrency", in: Limits.concurrency) ?? 4
         timings = arguments.flags.contains("--timings")
     }
 
-    /// `3` or `2-10`, pages counted from 1.
+    /// `3` or `2-10`, pages counted from 1, up to `Limits.page`.
     static func pageRange(_ text: String) throws(Arguments.UsageError) -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         let numbers = parts.map { Int($0) }
         guard (1...2).contains(parts.count), let first = numbers[0], let last = numbers[numbers.count - 1],
-              first >= 1, last >= first else {
-            throw .init("option --pages needs a page or a range such as 1-5, got '\(text)'")
+              Limits.page.contains(first), Limits.page.contains(last), last >= first else {
+            throw .init("option --pages needs a page or a range such as 1-5, pages \(Limits.page.lowerBound) to \(Limits.page.upperBound), got '\(text)'")
         }
         return first...last
     }

@@ -1,6 +1,7 @@
 import RiffleKit
 
-/// Turns items into the lines `riffle dump` prints.
+/// Turns items into the lines `riffle dump` prints, safe for a terminal: TSV cells go through the
+/// browser's `Sanitizer`, JSON escapes C1 and bidirectional controls (`TerminalSafe`).
 struct DumpOutput {
     let format: DumpOptions.Format
     let fields: [String]?
@@ -43,6 +44,7 @@ struct DumpOutput {
             } else {
                 JSONWriter.write(item.fields, into: &text)
             }
+            text = TerminalSafe.json(text)
             if format == .jsonl { return text + "\n" }
             return (itemsWritten == 0 ? "\n  " : ",\n  ") + text
         }
@@ -61,19 +63,16 @@ struct DumpOutput {
     }
 
     /// A TSV cell: scalars as text, containers as JSON, missing as empty; tabs and line breaks become
-    /// spaces so each item stays one line of the right number of columns.
+    /// spaces so each item stays one line of the right number of columns, and every other control
+    /// a visible placeholder (`Sanitizer.clean`).
     static func cell(_ value: JSONValue?) -> String {
-        var text: String
         switch value {
         case nil, .null?: return ""
         case .object?, .array?:
-            text = ""
+            var text = ""
             JSONWriter.write(value!, into: &text)
-        case let scalar?: text = scalar.scalarText ?? ""
+            return TerminalSafe.text(text)
+        case let scalar?: return TerminalSafe.text(scalar.scalarText ?? "")
         }
-        if text.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
-            text = String(text.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
-        }
-        return text
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import RiffleKit
 
 /// What `riffle dump` says on standard error: failed pages (always), a progress bar (on a terminal
-/// only) and, with `--timings`, one JSON line per page and a summary line.
+/// only) and, with `--timings`, one JSON line per page and a summary line. With `--timings` standard
+/// error holds JSON lines only: a failed page is a line with an `error` field, and there is no bar.
+/// Text from a server (an error excerpt, a response's keys) goes through `TerminalSafe`.
 final class DumpReport {
     private let timings: Bool
     private let progress: Bool
@@ -11,7 +13,7 @@ final class DumpReport {
 
     init(timings: Bool, progress: Bool, total: Int) {
         self.timings = timings
-        self.progress = progress
+        self.progress = progress && !timings
         self.total = total
         drawProgress()
     }
@@ -27,11 +29,10 @@ final class DumpReport {
                     + "\"bytes\": \(page.data.count), \"items\": \(page.items.count), \"ms\": \(ms)}\n"
             }
         case .failure(let error):
-            lines += "riffle: page \(outcome.number): \(error.description)\n"
             if timings {
-                var message = ""
-                JSONWriter.writeString(error.description, into: &message)
-                lines += "{\"page\": \(outcome.number), \"error\": \(message), \"ms\": \(ms)}\n"
+                lines += "{\"page\": \(outcome.number), \"error\": \(TerminalSafe.jsonString(error.description)), \"ms\": \(ms)}\n"
+            } else {
+                lines += StandardError.line("page \(outcome.number): \(error.description)")
             }
         }
         emit(lines)
@@ -77,8 +78,5 @@ final class DumpReport {
         write("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) pages")
     }
 
-    private func write(_ text: String) {
-        guard !text.isEmpty else { return }
-        FileHandle.standardError.write(Data(text.utf8))
-    }
+    private func write(_ text: String) { StandardError.write(text) }
 }

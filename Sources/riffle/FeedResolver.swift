@@ -14,11 +14,17 @@ enum FeedResolver {
         /// Reads the shipped presets and the feeds file (absent is fine, broken is an error).
         static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(Arguments.UsageError) -> Catalogs {
             let location = FeedsFileLocation.resolve(environment: environment)
+            let presets: FeedCatalog
+            do { presets = try PresetAssets.catalog(environment: environment) } catch { throw .init(error.description) }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: location.path, isDirectory: &isFolder) else {
+                return Catalogs(presets: presets, user: FeedCatalog(), userFile: location.path)
+            }
+            // There but unusable is an error, never silently no feeds.
+            guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: location.path) else {
+                throw .init("\(location.path): \(isFolder.boolValue ? "a folder, not a file" : "not readable")")
+            }
             do {
-                let presets = try PresetAssets.catalog(environment: environment)
-                guard let data = FileManager.default.contents(atPath: location.path) else {
-                    return Catalogs(presets: presets, user: FeedCatalog(), userFile: location.path)
-                }
                 return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path), userFile: location.path)
             } catch {
                 throw .init(error.description)
@@ -26,15 +32,19 @@ enum FeedResolver {
         }
     }
 
-    static func resolve(_ argument: String, firstPage: Int?) throws(Arguments.UsageError) -> Feed {
+    /// - Parameter forNetwork: false when the feed is only named (to clear or describe its pages):
+    ///   then the environment variables its requests need may be unset.
+    static func resolve(_ argument: String, firstPage: Int?, forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
         if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
         let environment = ProcessInfo.processInfo.environment
-        return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment), environment: environment)
+        return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment),
+                           environment: environment, forNetwork: forNetwork)
     }
 
-    /// Resolves `argument` against `catalogs`, checking that every environment variable its headers need is set.
+    /// Resolves `argument` against `catalogs`; `forNetwork`: checks that every environment variable
+    /// its headers and query need is set.
     static func resolve(_ argument: String, firstPage: Int?, catalogs: Catalogs,
-                        environment: [String: String]) throws(Arguments.UsageError) -> Feed {
+                        environment: [String: String], forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
         if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
         let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
@@ -49,6 +59,7 @@ enum FeedResolver {
             }
             feed.firstPage = firstPage
         }
+        guard forNetwork else { return feed }
         // Checked now so a missing token is reported before the terminal is taken over; the values are dropped.
         do {
             _ = try feed.expandedHeaders(environment: environment)

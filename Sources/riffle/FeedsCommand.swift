@@ -1,7 +1,8 @@
 import Foundation
 import RiffleKit
 
-/// `riffle feeds`: the presets and the feeds file's feeds, one a line (name, description, URL).
+/// `riffle feeds`: the presets and the feeds file's feeds, one a line (name, description, URL), each
+/// field through `TerminalSafe` like everything riffle prints.
 enum FeedsCommand {
     static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
         guard arguments.positionals.isEmpty else {
@@ -23,7 +24,8 @@ enum FeedsCommand {
         let width = catalog.definitions.map(\.usage.count).max() ?? 0
         return catalog.definitions.map { definition in
             let padding = String(repeating: " ", count: width - definition.usage.count)
-            return "  \(definition.usage)\(padding)  \(definition.description)\n  \(String(repeating: " ", count: width))  \(definition.template)\n"
+            return "  \(definition.usage)\(padding)  \(TerminalSafe.text(definition.description))\n"
+                + "  \(String(repeating: " ", count: width))  \(TerminalSafe.text(definition.template))\n"
         }.joined()
     }
 }

@@ -1,46 +1,217 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Opens a link with `$BROWSER`, else `xdg-open`: started from an argument vector (never through a
-/// shell, so a URL cannot inject a command), detached from the screen.
+/// Opens a link the way the user's `$BROWSER` says, else with `xdg-open`.
+///
+/// `$BROWSER` is read as most tools read it: a `:`-separated list of commands, the first whose program
+/// exists wins; each command may carry arguments (`firefox --new-tab`, quotes group words) and `%s`
+/// where the URL goes (`%%` is a `%`); without `%s` the URL is the last argument. The program is
+/// started from an argument vector, never through a shell, so a URL cannot inject a command, and only
+/// `http` and `https` links are opened.
+///
+/// A terminal browser (w3m, lynx, elinks, links, browsh...) needs the terminal: it runs in the
+/// foreground inside `suspend`, which the browse loop provides to hand the terminal over and take it
+/// back. Any other program is started detached (its own process group, no terminal streams) and left
+/// running.
 enum LinkOpener {
-    enum Failure: Error, CustomStringConvertible {
-        case noOpener
-        case failed(String)
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        case notWeb(String)
+        case noOpener(tried: [String])
+        case failed(program: String, reason: String)
+        case exited(program: String, status: Int32)
+
         var description: String {
             switch self {
-            case .noOpener: "no browser to open links: set $BROWSER or install xdg-utils"
-            case .failed(let why): "could not open the link: \(why)"
+            case .notWeb(let link): "not opening '\(link)': only http and https links are opened"
+            case .noOpener(let tried):
+                tried.isEmpty ? "no browser to open links: set $BROWSER or install xdg-utils"
+                    : "no browser to open links: none of \(tried.joined(separator: ", ")) was found (set $BROWSER)"
+            case .failed(let program, let reason): "could not start \(program): \(reason)"
+            case .exited(let program, let status): "\(program) exited with status \(status)"
             }
         }
     }
 
+    /// A command ready to run: the program's full path, the argument vector, and where it runs.
+    struct Command: Equatable {
+        var program: String
+        var arguments: [String]
+        var inTerminal: Bool
+    }
+
+    /// Program names of browsers that draw in the terminal they are started from.
+    static let terminalBrowsers: Set<String> = [
+        "w3m", "lynx", "elinks", "links", "links2", "browsh", "carbonyl", "cha", "edbrowse", "netrik", "retawq", "www-browser",
+    ]
+
+    /// Opens `url`; nil when the browser started (for a terminal browser: ran and exited with 0).
+    /// - Parameter suspend: runs its argument with the terminal handed over (the browse loop's screen
+    ///   suspended and restored around it); called only for a terminal browser.
     @discardableResult
-    static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Failure? {
-        guard let program = opener(environment: environment) else { return .noOpener }
-        let process = Process()
-        process.executableURL = program
-        process.arguments = [url.absoluteString]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return .failed(error.localizedDescription) }
+    static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     suspend: (() -> Void) -> Void) -> Failure? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            return .notWeb(url.absoluteString)
+        }
+        let commands = commandLines(browser: environment["BROWSER"], url: url.absoluteString)
+        guard let command = resolve(commands, path: environment["PATH"]) else {
+            return .noOpener(tried: commands.compactMap(\.first))
+        }
+        guard command.inTerminal else {
+            return start(command, environment: environment, inTerminal: false).failure
+        }
+        var outcome: Failure?
+        suspend { outcome = start(command, environment: environment, inTerminal: true).failure }
+        return outcome
+    }
+
+    /// The command lines `$BROWSER` lists for `url`, then `xdg-open URL`.
+    static func commandLines(browser: String?, url: String) -> [[String]] {
+        var lines: [[String]] = []
+        for entry in (browser ?? "").split(separator: ":") {
+            var words = Self.words(String(entry))
+            guard !words.isEmpty else { continue }
+            if words.dropFirst().contains(where: { $0.contains("%s") }) {
+                words = [words[0]] + words.dropFirst().map { substitute($0, url: url) }
+            } else {
+                words.append(url)
+            }
+            lines.append(words)
+        }
+        return lines + [["xdg-open", url]]
+    }
+
+    /// `%s` becomes the URL and `%%` a percent sign; anything else stays.
+    static func substitute(_ word: String, url: String) -> String {
+        var out = ""
+        var rest = Substring(word)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let next = rest.index(after: percent)
+            if next < rest.endIndex, rest[next] == "s" {
+                out += url
+                rest = rest[rest.index(after: next)...]
+            } else if next < rest.endIndex, rest[next] == "%" {
+                out += "%"
+                rest = rest[rest.index(after: next)...]
+            } else {
+                out += "%"
+                rest = rest[next...]
+            }
+        }
+        return out + rest
+    }
+
+    /// Splits a command line into words at unquoted blanks; single quotes keep everything, double
+    /// quotes and a backslash keep the next character. (The quoting a shell would do, without a shell.)
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped {
+                word.append(character)
+                escaped = false
+            } else if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if character == "\\" && open == "\"" {
+                    escaped = true
+                } else {
+                    word.append(character)
+                }
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                inWord = true
+                if character == "'" || character == "\"" {
+                    quote = character
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    word.append(character)
+                }
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
+    /// The first command line whose program exists: a path as given, a name on `path`.
+    static func resolve(_ lines: [[String]], path: String?) -> Command? {
+        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        for line in lines {
+            guard let name = line.first, !name.isEmpty else { continue }
+            let candidates = name.contains("/") ? [name] : folders.map { "\($0)/\(name)" }
+            guard let program = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { continue }
+            return Command(program: program, arguments: line, inTerminal: isTerminalBrowser(program))
+        }
         return nil
     }
 
-    /// The first of `$BROWSER` (its first word, a program name or path) and `xdg-open` found on `$PATH`.
-    static func opener(environment: [String: String]) -> URL? {
-        let candidates = [environment["BROWSER"]?.split(separator: ":").first.map(String.init), "xdg-open"].compactMap { $0 }
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        for candidate in candidates where !candidate.isEmpty {
-            if candidate.contains("/") {
-                if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
-                continue
-            }
-            for directory in path {
-                let full = "\(directory)/\(candidate)"
-                if FileManager.default.isExecutableFile(atPath: full) { return URL(fileURLWithPath: full) }
-            }
+    /// Whether `program` (or what its symbolic links lead to, as `www-browser` does on Debian) is a
+    /// terminal browser.
+    static func isTerminalBrowser(_ program: String) -> Bool {
+        let url = URL(fileURLWithPath: program)
+        let names = [url.lastPathComponent, url.resolvingSymlinksInPath().lastPathComponent]
+        return names.contains { terminalBrowsers.contains($0) }
+    }
+
+    /// Starts `command`. In the terminal: with the terminal as its standard streams, waited for.
+    /// Otherwise: with /dev/null for them, in a process group of its own (a Ctrl-C meant for the
+    /// terminal never reaches it), and a thread of its own reaps it whenever it exits.
+    static func start(_ command: Command, environment: [String: String], inTerminal: Bool) -> (pid: pid_t?, failure: Failure?) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if !inTerminal {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        return nil
+        // The browser starts with no signal blocked and every signal at its default (riffle ignores
+        // SIGPIPE and catches others; an ignored signal would stay ignored across exec).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if !inTerminal {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = command.arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command.program, &actions, &attributes, argv, envp)
+        let name = URL(fileURLWithPath: command.program).lastPathComponent
+        guard spawned == 0 else { return (nil, .failed(program: name, reason: String(cString: strerror(spawned)))) }
+        guard inTerminal else {
+            let child = pid
+            Thread { var status: Int32 = 0; while waitpid(child, &status, 0) == -1 && errno == EINTR {} }.start()
+            return (pid, nil)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, which Swift cannot import as macros.
+        let exited = status & 0x7F == 0
+        let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (pid, code == 0 ? nil : .exited(program: name, status: code))
     }
 }

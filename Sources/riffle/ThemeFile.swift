@@ -4,25 +4,29 @@ import RiffleAssets
 import RiffleKit
 import RiffleTUI
 
-/// Reads a theme from `Assets/themes/NAME.json`: per role an optional colour name and bold, dim,
-/// reverse flags. Colours are drawn on the terminal's default background.
+/// Reads a theme from `Assets/themes/NAME.json` (compiled into the binary, see `RiffleAssets`): per
+/// role an optional colour name and bold, dim, reverse flags. Colours are drawn on the terminal's
+/// default background.
 enum ThemeFile {
-    static let names = ["dark", "light", "mono"]
+    /// The themes there are: every file of `Assets/themes/`.
+    static let names = RiffleAssets.names(in: "themes")
     static let colors: [String: Int16] = [
         "default": -1, "black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7,
     ]
 
-    struct Invalid: Error, CustomStringConvertible {
+    struct Invalid: Error, Equatable, CustomStringConvertible {
         var description: String
     }
 
-    static func load(_ name: String) throws -> Theme {
-        let folder = try RiffleAssets.directory("themes", marker: "\(name).json")
-        let file = folder.appending(path: "\(name).json")
-        return try parse(Data(contentsOf: file), path: file.path)
+    static func load(_ name: String) throws(Invalid) -> Theme {
+        let path = "themes/\(name).json"
+        guard let data = RiffleAssets.data(path) else {
+            throw Invalid(description: "no theme '\(name)' (themes: \(names.joined(separator: ", ")))")
+        }
+        return try parse(data, path: "Assets/\(path)")
     }
 
-    static func parse(_ data: Data, path: String) throws -> Theme {
+    static func parse(_ data: Data, path: String) throws(Invalid) -> Theme {
         let document: JSONValue
         do { document = try JSONParser.parse(data) } catch { throw Invalid(description: "theme \(path): \(error)") }
         guard let roles = document["roles"]?.objectValue else { throw Invalid(description: "theme \(path): no \"roles\" object") }

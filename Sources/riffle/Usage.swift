@@ -10,25 +10,41 @@ enum Usage {
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
       riffle feeds                list the presets and the feeds file's feeds
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
-      riffle cache path|info|clear [FEED]
-                                  where the cache is, what it holds, empty it
+      riffle cache path           print where the cache is
+      riffle cache info [FEED...] what the cache holds, per feed (FEED: as above, or an id it prints)
+      riffle cache clear [FEED...]
+                                  remove those feeds' pages, or everything (asks first)
+      riffle help                 show this help (also -h, --help)
 
-    Options:
+    Options for every command:
       --cache-dir DIR     where pages are kept (default $XDG_CACHE_HOME/riffle, else ~/.cache/riffle)
-      --max-age SECONDS   dump: fetch again any stored page older than this
+      --max-age SECONDS   fetch again any stored page older than this (it is still shown, marked
+                          stale, when the network or the server fails)
+      --version           show the version
+
+    Browsing:
       --first-page N      the server's number for the first page (default 1)
       --theme NAME        dark, light or mono (NO_COLOR also turns colours off)
       --demo-fail N       make the demo feed answer page N with HTTP 500
-      -h, --help          show this help
-      --version           show the version
 
-    Dump options:
+    riffle dump:
       --pages A-B         pages to print (default 1)
+      --first-page N      as for browsing
       --format FORMAT     jsonl (default, one item per line), json or tsv
       --fields a,b,...    fields for tsv, and to trim jsonl (e.g. title,url)
       --refresh           bypass the cache; --offline: the cache only
-      --concurrency N     pages fetched at once (default 4; output stays in page order)
-      --timings           one JSON line per page on stderr, then a summary
+      --concurrency N     pages fetched at once, 1 to 64 (default 4; output stays in page order)
+      --timings           standard error becomes JSON lines: one per page (failures with an
+                          "error" field), then a summary
+
+    riffle cache:
+      --json              info as one JSON object (path, bytes, pages, and per feed id, url,
+                          pages, bytes)
+      --yes               clear everything without asking (needed when not on a terminal)
+
+    Environment: BROWSER (how `o` opens links: a :-separated list of commands, %s for the URL),
+    RIFFLE_PRESETS (a presets file instead of the built-in one), NO_COLOR, XDG_CACHE_HOME,
+    XDG_CONFIG_HOME.
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
     r reload (bypass the cache), R reload all, ? every key, q quit.

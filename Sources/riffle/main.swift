@@ -1,12 +1,15 @@
 import Foundation
 import RiffleKit
 
-// Standard error is where one-line failures go; standard output belongs to the screen or the data.
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("riffle: \(message)\n".utf8))
+/// Ends the process with a one-line message on standard error (standard output belongs to the
+/// screen or the data). `json`: the line is `{"error": ...}` (`riffle dump --timings`).
+func fail(_ message: String, status: Int32, json: Bool = false) -> Never {
+    StandardError.message(message, json: json)
     exit(status)
 }
 
+// With --timings standard error is JSON lines only, usage errors included.
+let timings = CommandLine.arguments.dropFirst().contains("--timings")
 do {
     let arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
     switch arguments.command {
@@ -24,5 +27,5 @@ do {
         exit(try await CacheCommand.run(arguments))
     }
 } catch {
-    fail("\(error)", status: 2)
+    fail("\(error)", status: 2, json: timings)
 }

@@ -21,7 +21,7 @@ struct ArgumentsTests {
     @Test func aURLIsAFeedNotACommand() throws {
         let arguments = try Arguments.parse(["https://lobste.rs/page/{page}.json", "--first-page", "0"])
         #expect(arguments.command == .browse)
-        #expect(try arguments.integer("--first-page", minimum: 0) == 0)
+        #expect(try arguments.integer("--first-page", in: 0...9) == 0)
     }
 
     @Test func errorsNameWhatIsWrong() {
@@ -31,9 +31,22 @@ struct ArgumentsTests {
             try Arguments.parse(["dump", "x", "--theme", "dark"])
         }
         #expect(throws: Arguments.UsageError("option --refresh takes no value")) { try Arguments.parse(["dump", "--refresh=yes"]) }
-        #expect(throws: Arguments.UsageError("option --first-page needs a whole number ≥ 0, got 'x'")) {
-            try Arguments.parse(["--first-page", "x"]).integer("--first-page", minimum: 0)
+        #expect(throws: Arguments.UsageError("option --first-page needs a whole number from 0 to 9, got 'x'")) {
+            try Arguments.parse(["--first-page", "x"]).integer("--first-page", in: 0...9)
         }
+    }
+
+    @Test(arguments: ["10", "-1", "9223372036854775807", "9223372036854775808", "99999999999999999999999", "1e3", " 3"])
+    func integersOutsideTheirRangeAreUsageErrors(text: String) {
+        #expect(throws: Arguments.UsageError("option --concurrency needs a whole number from 1 to 9, got '\(text)'")) {
+            try Arguments.parse(["dump", "x", "--concurrency", text]).integer("--concurrency", in: 1...9)
+        }
+    }
+
+    @Test func integersInsideTheirRangeAreTaken() throws {
+        #expect(try Arguments.parse(["dump", "x", "--concurrency=9"]).integer("--concurrency", in: 1...9) == 9)
+        #expect(try Arguments.parse(["dump", "x", "--concurrency", "1"]).integer("--concurrency", in: 1...9) == 1)
+        #expect(try Arguments.parse(["dump", "x"]).integer("--concurrency", in: 1...9) == nil)
     }
 
     @Test func helpWinsAnywhere() throws {

@@ -45,34 +45,83 @@ struct CacheCommandTests {
         #expect(one.stdout.contains("3 pages"))
     }
 
-    @Test func clearOneFeedKeepsTheOthers() throws {
+    @Test func clearOneFeedKeepsTheOthersAndSaysWhatWent() throws {
         let first = try DumpFixture()
         defer { first.cleanUp() }
         let second = try DumpFixture()
         defer { second.cleanUp() }
         _ = try first.dump([])
-        _ = try RiffleBinary.run(["dump", second.template, "--cache-dir", first.cache.path])
+        _ = try RiffleBinary.run(["dump", second.template, "--pages", "1-2", "--cache-dir", first.cache.path])
+        let secondID = try second.feedFolder.lastPathComponent
         let result = try cache(first, ["clear", second.template])
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("removed \(secondID) (2 pages, "), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix(" \(second.server.url(page: 1).absoluteString)\n"), "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: try first.feedFolder.path))
-        let secondFolder = try first.feedFolder.deletingLastPathComponent()
-            .appendingPathComponent(try second.feedFolder.lastPathComponent)
+        let secondFolder = try first.feedFolder.deletingLastPathComponent().appendingPathComponent(secondID)
         #expect(!FileManager.default.fileExists(atPath: secondFolder.path))
+
+        let again = try cache(first, ["clear", second.template])
+        #expect(again.status == 0)
+        #expect(again.stdout == "nothing cached for \(second.template) (\(secondID))\n")
     }
 
-    @Test func clearEverythingRemovesOnlyRifflesFolders() throws {
+    @Test func clearAndInfoTakeTheIdsInfoPrints() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump(["--pages", "1-2"])
+        let id = try fixture.feedFolder.lastPathComponent
+        #expect(try cache(fixture, ["info"]).stdout.contains("\(id)  "))
+        #expect(try cache(fixture, ["info", id]).stdout.contains("2 pages"))
+        let result = try cache(fixture, ["clear", id])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("removed \(id) (2 pages, "))
+        #expect(try cache(fixture, ["info"]).stdout.hasSuffix("no cached feeds\n"))
+    }
+
+    /// Naming a feed to clear makes no request, so its credentials need not be set.
+    @Test func aFeedWithCredentialsIsClearedWithoutThem() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let home = fixture.cache.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("riffle"), withIntermediateDirectories: true)
+        let feeds = #"{"feeds": {"work": {"url": "\#(fixture.template)", "headers": {"Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"}}}}"#
+        try Data(feeds.utf8).write(to: home.appendingPathComponent("riffle/feeds.json"))
+        let cacheFolder = fixture.cache.appendingPathComponent("cache").path
+        let dumped = try RiffleBinary.run(["dump", "work", "--cache-dir", cacheFolder],
+                                          environment: ["XDG_CONFIG_HOME": home.path, "RIFFLE_TEST_TOKEN": "secret"])
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        let cleared = try RiffleBinary.run(["cache", "clear", "work", "--cache-dir", cacheFolder],
+                                           environment: ["XDG_CONFIG_HOME": home.path, "RIFFLE_TEST_TOKEN": ""])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        #expect(cleared.stdout.hasPrefix("removed "), "\(cleared.stdout)")
+    }
+
+    @Test func clearEverythingWithoutATerminalNeedsYes() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump(["--pages", "1-2"])
+        let refused = try cache(fixture, ["clear"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "riffle: riffle cache clear without a feed removes everything in \(fixture.cache.standardizedFileURL.path); add --yes to do that without a terminal\n")
+        #expect(FileManager.default.fileExists(atPath: try fixture.feedFolder.path), "nothing was removed")
+    }
+
+    @Test func clearEverythingRemovesOnlyRifflesFoldersAndSaysWhatWent() throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
         _ = try fixture.dump(["--pages", "1-2"])
         let bystander = fixture.cache.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: bystander)
-        #expect(try cache(fixture, ["clear"]).status == 0)
+        let result = try cache(fixture, ["clear", "--yes"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("removed everything cached in \(fixture.cache.standardizedFileURL.path): 1 feed, 2 pages, "), "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: fixture.cache.appendingPathComponent("feeds").path))
         #expect(FileManager.default.fileExists(atPath: bystander.path))
         #expect(try cache(fixture, ["info"]).stdout.hasSuffix("no cached feeds\n"))
     }
 
-    @Test(arguments: [[], ["frobnicate"], ["path", "extra"], ["clear", "not-a-url"]])
+    @Test(arguments: [[], ["frobnicate"], ["path", "extra"], ["clear", "not-a-url"], ["path", "--json"], ["info", "--yes"]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import riffle
 
 @Suite("riffle's command line")
 struct CommandLineTests {
@@ -18,6 +19,42 @@ struct CommandLineTests {
     @Test func nonHTTPScheme() throws { try expectUsageError(["ftp://example.com/{page}"], mentions: "unsupported URL scheme 'ftp'") }
     @Test func optionWithoutValue() throws { try expectUsageError(["--first-page"], mentions: "--first-page needs a value") }
     @Test func notATerminal() throws { try expectUsageError([], mentions: "standard output is not a terminal") }
+
+    @Test(arguments: [["help"], ["help", "dump"], ["-h"], ["dump", "--help"]])
+    func helpIsTheSameHoweverAskedFor(arguments: [String]) throws {
+        let result = try RiffleBinary.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout == (try RiffleBinary.run(["--help"]).stdout))
+        #expect(result.stderr.isEmpty)
+    }
+
+    /// Every option the parser takes is in --help, and in README.
+    @Test func everyOptionIsDocumented() throws {
+        let help = try RiffleBinary.run(["--help"]).stdout
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "README.md"), encoding: .utf8)
+        for option in Array(Arguments.valueOptions.keys) + Array(Arguments.flagOptions.keys) + ["--help", "--version"] {
+            #expect(help.contains(option), "\(option) is not in --help")
+            #expect(readme.contains(option), "\(option) is not in README")
+        }
+    }
+
+    @Test(arguments: [["dump"], ["cache", "info"], ["cache", "clear", "--yes"], []])
+    func aCacheDirThatIsAFileIsNamed(arguments: [String]) throws {
+        let arguments = arguments == ["dump"] ? ["dump", try RiffleBinary.refusingTemplate()] : arguments
+        let folder = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "file")
+        try Data("x".utf8).write(to: file)
+        let result = try RiffleBinary.run(arguments + ["--cache-dir", file.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: option --cache-dir: \(file.path) is a file, not a folder\n")
+        let below = try RiffleBinary.run(arguments + ["--cache-dir", file.path + "/cache"])
+        #expect(below.status == 2)
+        #expect(below.stderr.hasPrefix("riffle: option --cache-dir: "), "\(below.stderr)")
+        #expect(below.stderr.contains("\(file.path) is a file, not a folder"))
+        #expect(!below.stderr.contains("Domain"))
+    }
 
     @Test func helpAndVersionGoToStandardOutput() throws {
         let help = try RiffleBinary.run(["--help"])

@@ -2,7 +2,7 @@ import DemoServer
 import Foundation
 import Testing
 
-@Suite("riffle driven in a real terminal (tmux)", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("riffle driven in a real terminal (tmux)", .serialized)
 struct EndToEndTests {
     @Test func browseTheDemoNextPageAndQuit() throws {
         let cache = try RiffleBinary.temporaryDirectory()
@@ -28,7 +28,7 @@ struct EndToEndTests {
     }
 }
 
-@Suite("riffle's screen in tmux: hostile text and resizing", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("riffle's screen in tmux: hostile text and resizing", .serialized)
 struct ScreenEndToEndTests {
     /// A feed whose first title tries to clear the screen, set the clipboard (OSC 52) and reverse the line.
     static let hostile = #"[{"id": 1, "title": "\u001b[2J\u001b]52;c;aGFja2Vk\u0007 evil \u202eesrever\u202c end", "author": "mallory"}, {"id": 2, "title": "second item", "author": "bob"}]"#
@@ -78,7 +78,7 @@ struct ScreenEndToEndTests {
     }
 }
 
-@Suite("riffle's colours in tmux", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("riffle's colours in tmux", .serialized)
 struct ColourEndToEndTests {
     func firstScreen(environment: [String: String], arguments: [String] = []) throws -> String {
         let cache = try RiffleBinary.temporaryDirectory()
@@ -103,7 +103,7 @@ struct ColourEndToEndTests {
     }
 }
 
-@Suite("riffle never leaves a raw terminal", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("riffle never leaves a raw terminal", .serialized)
 struct RestoreEndToEndTests {
     @Test(arguments: ["INT", "TERM", "SEGV"])
     func theTerminalIsRestoredAfterASignal(signal: String) throws {
@@ -114,7 +114,9 @@ struct RestoreEndToEndTests {
         try session.send("\(RiffleBinary.url.path) --cache-dir \(cache.path)", "Enter")
         #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
 
-        _ = try Spawn.run(["/usr/bin/pkill", "-\(signal)", "-f", cache.lastPathComponent], environment: [:])
+        // The riffle this test started (the pane's shell's child), and no other process.
+        let pid = try #require(try session.childProcess(running: RiffleBinary.url.path), "riffle is not running:\n\(session.screen())")
+        kill(pid, ["INT": SIGINT, "TERM": SIGTERM, "SEGV": SIGSEGV][signal]!)
         // riffle has left the alternate screen: the shell's screen (with the command line) is back.
         #expect(session.waitUntil { !session.screen().contains("30 items") }, "\(session.screen())")
         try session.send("clear; stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon -e -echo -e -icanon; echo DONE-$((40+2))", "Enter")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("riffle feeds and feed names, through the real binary")
 struct FeedResolverBinaryTests {
-    /// A config home holding `riffle/feeds.json` with `text`.
+    /// A config home holding `riffle/feeds.json` with `text`; the caller removes it.
     func configHome(_ text: String) throws -> String {
         let home = try RiffleBinary.temporaryDirectory()
         let folder = home.appending(path: "riffle")
@@ -16,6 +16,7 @@ struct FeedResolverBinaryTests {
 
     @Test func feedsListsPresetsAndTheFeedsFile() throws {
         let home = try configHome(Self.feeds)
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["hn", "lobsters", "github:OWNER/REPO", "reddit:SUBREDDIT", "devto", "jsonplaceholder", "work"] {
@@ -26,6 +27,7 @@ struct FeedResolverBinaryTests {
 
     @Test func aBrokenFeedsFileIsOneLineWithFileAndLine() throws {
         let home = try configHome("{\n  \"feeds\": {\n    \"work\": {\"url\": }\n  }\n}\n")
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try RiffleBinary.run(["hn"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("riffle: \(home)/riffle/feeds.json:3: not valid JSON"), "\(result.stderr)")
@@ -34,14 +36,46 @@ struct FeedResolverBinaryTests {
 
     @Test func anUnknownNameListsTheKnownOnes() throws {
         let home = try configHome(Self.feeds)
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try RiffleBinary.run(["hackernews"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("riffle: unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO"))
         #expect(result.stderr.contains("feeds file: work"))
     }
 
+    @Test func aFeedsFileThatCannotBeReadIsAnErrorNotNoFeeds() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appending(path: "riffle/feeds.json"), withIntermediateDirectories: true)
+        let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: \(home.path)/riffle/feeds.json: a folder, not a file\n")
+    }
+
+    @Test func aMissingPresetsFileIsAnErrorNamingIt() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let missing = home.appending(path: "nope.json").path
+        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": missing, "XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: \(missing): no such file (named by $RIFFLE_PRESETS)\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aPresetsFileReplacesTheBuiltInOnes() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let file = home.appending(path: "presets.json")
+        try Data(#"{"feeds": {"mine": {"description": "my preset", "url": "https://example.com/?p={page}"}}}"#.utf8).write(to: file)
+        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": file.path, "XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  mine  my preset"))
+        #expect(!result.stdout.contains("  hn "))
+    }
+
     @Test func aMissingTokenIsNamedBeforeTheTerminalIsNeeded() throws {
         let home = try configHome(Self.feeds)
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try RiffleBinary.run(["work"], environment: ["XDG_CONFIG_HOME": home, "RIFFLE_WORK_TOKEN": ""])
         #expect(result.status == 2)
         #expect(result.stderr == "riffle: feed 'work': environment variable RIFFLE_WORK_TOKEN is not set (the feed's Authorization header uses it)\n")

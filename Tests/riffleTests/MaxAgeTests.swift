@@ -5,7 +5,7 @@ import Testing
 
 @Suite("--max-age, the user's limit on a stored page's age")
 struct MaxAgeTests {
-    @Test func olderPagesAreFetchedAgainOthersComeFromTheCache() throws {
+    @Test func olderPagesExceedItOthersDoNot() throws {
         let folder = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = PageStore(cacheDirectory: folder, feedID: "f")
@@ -13,12 +13,35 @@ struct MaxAgeTests {
         try store.write(1, data: Data("[]".utf8), metadata: .init(url: "http://127.0.0.1/1", fetchedAt: fetched, status: 200))
         let later = fetched.addingTimeInterval(120)
 
-        #expect(MaxAge.policy(for: 1, requested: .returnCacheElseLoad, maxAge: 60, store: store, now: later) == .reloadIgnoringCache)
-        #expect(MaxAge.policy(for: 1, requested: .returnCacheElseLoad, maxAge: 600, store: store, now: later) == .returnCacheElseLoad)
-        #expect(MaxAge.policy(for: 1, requested: .returnCacheElseLoad, maxAge: nil, store: store, now: later) == .returnCacheElseLoad)
-        #expect(MaxAge.policy(for: 2, requested: .returnCacheElseLoad, maxAge: 60, store: store, now: later) == .returnCacheElseLoad,
-                "a page not on disk is the cache's to find")
-        #expect(MaxAge.policy(for: 1, requested: .returnCacheDontLoad, maxAge: 60, store: store, now: later) == .returnCacheDontLoad,
-                "--offline stays offline")
+        #expect(MaxAge.isExceeded(for: 1, maxAge: 60, store: store, now: later))
+        #expect(!MaxAge.isExceeded(for: 1, maxAge: 600, store: store, now: later))
+        #expect(!MaxAge.isExceeded(for: 1, maxAge: nil, store: store, now: later))
+        #expect(!MaxAge.isExceeded(for: 2, maxAge: 60, store: store, now: later), "a page not on disk is the cache's to find")
+    }
+
+    /// The offline fallback stays: a page older than --max-age is asked for again, and when the
+    /// server is gone the stored page is printed, marked stale, rather than lost.
+    @Test func aPageOverItsAgeIsStillTheAnswerWhenTheServerIsDown() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let online = try fixture.dump(["--pages", "1-2"])
+        #expect(online.status == 0)
+        fixture.server.stop()
+
+        let offline = try fixture.dump(["--pages", "1-2", "--max-age", "0", "--timings"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout == online.stdout)
+        let lines = try DumpFixture.objects(offline.stderr)
+        #expect(lines.prefix(2).map { $0["source"] as? String } == ["stale", "stale"], "\(offline.stderr)")
+    }
+
+    @Test func aPageOverItsAgeIsRevalidatedWhenTheServerIsUp() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        _ = try fixture.dump([])
+        let again = try fixture.dump(["--max-age", "0", "--timings"])
+        #expect(fixture.server.requestCount(page: 1) == 2)
+        #expect(try DumpFixture.objects(again.stderr).first?["source"] as? String == "revalidated")
+        #expect(fixture.server.server.requests.last?.header("if-none-match") != nil)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program with posix_spawn and waits for it with waitpid, its output going to temporary
-/// files rather than pipes.
+/// Runs a program with posix_spawn and waits for it (up to a timeout, then it is killed) with
+/// waitpid, its output going to temporary files rather than pipes.
 ///
 /// Tests run in parallel, and a child spawned by one test inherits every descriptor another test has
 /// open at that moment. A pipe's write end inherited by a long-lived tmux server would keep the
@@ -20,7 +20,8 @@ enum Spawn {
         var stderr: String
     }
 
-    static func run(_ argv: [String], environment: [String: String]) throws -> Result {
+    /// Runs `argv`; a program still running after `timeout` is killed and reported as a failure.
+    static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-spawn-\(UUID().uuidString)")
         let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
         defer {
@@ -56,7 +57,19 @@ enum Spawn {
             throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done == -1 && errno != EINTR { throw Failure(description: "waiting for \(argv[0]): \(String(cString: strerror(errno)))") }
+            if ContinuousClock.now > deadline {
+                // Only the child this call started.
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                throw Failure(description: "\(argv.joined(separator: " ")) was still running after \(timeout); killed it")
+            }
+            usleep(2_000)
+        }
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         // WEXITSTATUS, which Swift cannot import as a macro.
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

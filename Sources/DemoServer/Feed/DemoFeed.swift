@@ -1,6 +1,8 @@
 import Foundation
+import RiffleAssets
 
-/// The built-in demo feed: 720 items in pages of 30, loaded from `Assets/demo/items.json`.
+/// The built-in demo feed: 720 items in pages of 30, from `Assets/demo/items.json` (compiled into
+/// the binary, see `RiffleAssets`).
 ///
 /// ```swift
 /// let feed = try DemoFeed.load()
@@ -29,19 +31,26 @@ public struct DemoFeed: Sendable {
         self.referenceDate = referenceDate
     }
 
-    /// Loads `items.json` from `directory`, or from `DemoAssets.directory()` when nil.
-    public static func load(from directory: URL? = nil) throws(DemoServerError) -> DemoFeed {
-        let folder: URL
-        if let directory { folder = directory } else { folder = try DemoAssets.directory() }
-        let file = folder.appending(path: "items.json")
+    /// Where the built-in feed comes from, under `Assets/`.
+    public static let assetPath = "demo/items.json"
+
+    /// The built-in feed, compiled into the binary from `Assets/demo/items.json`.
+    public static func load() throws(DemoServerError) -> DemoFeed {
+        guard let data = RiffleAssets.data(assetPath) else {
+            throw .invalidAssets(path: "Assets/\(assetPath)", reason: "not compiled into this binary")
+        }
+        return try decode(data, path: "Assets/\(assetPath)")
+    }
+
+    /// A feed from `data` laid out like `Assets/demo/items.json`; `path` names it in errors.
+    public static func decode(_ data: Data, path: String) throws(DemoServerError) -> DemoFeed {
         do {
-            let data = try Data(contentsOf: file)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             let stored = try decoder.decode(StoredFeed.self, from: data)
             return DemoFeed(items: stored.items, perPage: stored.perPage, referenceDate: stored.referenceDate)
         } catch {
-            throw .invalidAssets(path: file.path, reason: "\(error)")
+            throw .invalidAssets(path: path, reason: "\(error)")
         }
     }
 

@@ -25,7 +25,7 @@ public final class DemoFeedServer: Sendable {
     ///   - timeline: `nil` (the default) moves all dates so the newest item is a few minutes old now, making
     ///     "3m ago" style ages look live; pass `.stored` for the exact file dates. Dates are fixed at start,
     ///     so ETags stay stable for the server's lifetime.
-    ///   - feed: the content; nil loads the built-in feed through `DemoAssets`.
+    ///   - feed: the content; nil is the built-in feed (`DemoFeed.load()`).
     public init(latency: Duration = .milliseconds(150), failPage: Int? = nil,
                 timeline: DemoFeed.Timeline? = nil, feed: DemoFeed? = nil) throws(DemoServerError) {
         let base: DemoFeed

@@ -1,114 +1,85 @@
 import Foundation
 
-/// Serves the requests of one keep-alive connection, in order, on the calling thread.
+/// One keep-alive connection: its socket and the bytes read from it that no request has used yet.
+///
+/// A connection is a value handed between the server's watcher thread (while it waits for a whole
+/// request) and a worker (while one is answered); only one of them holds it at a time.
 struct Connection {
     static let maxHeadBytes = 64 * 1024
     static let maxBodyBytes = 64 * 1024 * 1024
 
     let fd: Int32
-    let core: ServerCore
-    private var buffer: [UInt8] = []
-    /// When the bytes of the request being read arrived: the last read that added to it, or the
-    /// start of the read for a request that was already buffered (pipelined).
-    private var arrival = ContinuousClock.now
+    private(set) var buffer: [UInt8] = []
+    /// How far the buffer was searched for the end of the head, so a slow head is not searched again from the start.
+    private var scanned = 0
+    /// Whether `100 Continue` went out for the request being read.
+    private(set) var continueSent = false
+    /// The peer sent its last byte (a half-close): what is buffered is still answered, then the connection closes.
+    private(set) var peerClosed = false
 
-    init(fd: Int32, core: ServerCore) {
-        self.fd = fd
-        self.core = core
+    init(fd: Int32) { self.fd = fd }
+
+    /// What the buffered bytes hold.
+    enum Next {
+        /// Not a whole request yet; `sendContinue` when the head asked for `100 Continue` and it is due.
+        case incomplete(sendContinue: Bool)
+        /// A whole request, taken off the buffer.
+        case request(HTTPServer.Request, keepAlive: Bool)
+        /// A request that cannot be served: answer with this status and message, then close.
+        case reject(status: Int, message: String)
     }
 
-    mutating func run() {
-        while let head = readHead() {
-            guard let request = readRequest(head) else { return }
-            // The latency runs from the request's arrival, and the answer is ready before the wait
-            // ends: a 5 ms server answers 5 ms after it was asked, not 5 ms plus its own work
-            // (parsing included).
-            let arrived = request.receivedAt
-            core.record(request)
-            let response = core.handler(request)
-            let keepAlive = head.wantsKeepAlive && response.header("Connection")?.lowercased() != "close" && !core.isStopped
-            let bytes = Self.serialize(response, for: request, keepAlive: keepAlive)
-            if response.delay > .zero && !wait(until: arrived + response.delay) { core.finish(); return }
-            let sent = Socket.sendAll(fd, bytes)
-            core.finish()
-            guard sent, keepAlive else { return }
-        }
-    }
-
-    /// Reads up to the blank line ending the head; nil when the connection ends or the head is unusable.
-    private mutating func readHead() -> RequestHead? {
-        arrival = .now
-        var scanned = 0
-        while true {
-            if let end = RequestHead.endOfHead(in: buffer, from: max(0, scanned - 3)) {
-                let headBytes = buffer[..<end]
-                buffer.removeFirst(end)
-                guard let head = RequestHead(headBytes) else { reject(400, "malformed request head"); return nil }
-                return head
-            }
+    /// The next request in the buffer, taken off it when whole. `arrived` becomes its `receivedAt`.
+    mutating func next(arrived: ContinuousClock.Instant) -> Next {
+        guard let end = RequestHead.endOfHead(in: buffer, from: max(0, scanned - 3)) else {
             scanned = buffer.count
-            guard buffer.count <= Self.maxHeadBytes else { reject(431, "request head over 64 KiB"); return nil }
-            guard receive() else { return nil }
+            if buffer.count > Self.maxHeadBytes { return .reject(status: 431, message: "request head over 64 KiB") }
+            return .incomplete(sendContinue: false)
         }
-    }
-
-    /// Reads the body `head` announces; nil (after answering with an error where useful) when it cannot.
-    private mutating func readRequest(_ head: RequestHead) -> HTTPServer.Request? {
+        guard let head = RequestHead(buffer[..<end]) else { return .reject(status: 400, message: "malformed request head") }
         if let encoding = head.header("transfer-encoding"), encoding.lowercased() != "identity" {
-            reject(411, "chunked request bodies are not supported; send Content-Length")
-            return nil
+            return .reject(status: 411, message: "chunked request bodies are not supported; send Content-Length")
         }
         var length = 0
         if let text = head.header("content-length") {
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                reject(400, "bad Content-Length"); return nil
+                return .reject(status: 400, message: "bad Content-Length")
             }
             length = value
         }
-        guard length <= Self.maxBodyBytes else { reject(413, "request body over 64 MiB"); return nil }
-        if length > buffer.count, head.version == "HTTP/1.1", head.header("expect")?.lowercased() == "100-continue" {
-            guard Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return nil }
+        guard length <= Self.maxBodyBytes else { return .reject(status: 413, message: "request body over 64 MiB") }
+        guard buffer.count - end >= length else {
+            let wantsContinue = head.version == "HTTP/1.1" && head.header("expect")?.lowercased() == "100-continue"
+            return .incomplete(sendContinue: wantsContinue && !continueSent)
         }
-        while buffer.count < length {
-            guard receive() else { return nil }
-        }
-        let body = Data(buffer[..<length])
-        buffer.removeFirst(length)
-        return HTTPServer.Request(method: head.method, target: head.target, version: head.version,
-                                  headers: head.headers, body: body, receivedAt: arrival)
+        let body = Data(buffer[end..<(end + length)])
+        buffer.removeFirst(end + length)
+        scanned = 0
+        continueSent = false
+        let request = HTTPServer.Request(method: head.method, target: head.target, version: head.version,
+                                         headers: head.headers, body: body, receivedAt: arrived)
+        return .request(request, keepAlive: head.wantsKeepAlive && !peerClosed)
     }
 
-    /// Reads what is available onto the buffer, noting when it came; false at end of stream.
-    private mutating func receive() -> Bool {
-        guard Socket.receive(fd, into: &buffer) else { return false }
-        arrival = .now
-        return true
+    /// Sends `100 Continue` for the request being read; false when the peer is gone.
+    mutating func sendContinue() -> Bool {
+        continueSent = true
+        return Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
     }
 
-    /// Sleeps until `deadline` unless the peer disconnects or the server stops first; false means give up.
-    private func wait(until deadline: ContinuousClock.Instant) -> Bool {
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero { return true }
-            if core.isStopped { return false }
-            // poll counts whole milliseconds and rounds its wait up, and each wake-up costs tens of
-            // microseconds here: a short wait is one exact sleep, so a 5 ms latency is 5 ms and
-            // benchmarks measure the client, not the server. Long waits watch for a disconnect.
-            if remaining < .milliseconds(50) {
-                Socket.sleep(until: deadline)
-                return !core.isStopped
-            }
-            // Capped at 1 s so a stop() that raced past our isStopped check is noticed soon anyway.
-            let milliseconds = Int32(min(1_000, max(1, (remaining - .milliseconds(1)).milliseconds)))
-            if Socket.waitReadable(fd, milliseconds: milliseconds) {
-                if Socket.isClosed(fd) || core.isStopped { return false }
-                // The client pipelined another request; poll would return at once, so just sleep.
-                Socket.pause(milliseconds: milliseconds)
-            }
+    /// Reads what has arrived without waiting; false when the peer is gone and nothing is left to answer.
+    mutating func receiveAvailable() -> Bool {
+        switch Socket.receiveAvailable(fd, into: &buffer) {
+        case .data, .nothing: return true
+        case .endOfStream:
+            peerClosed = true
+            return !buffer.isEmpty
+        case .failed: return false
         }
     }
 
-    private func reject(_ status: Int, _ message: String) {
+    /// Answers a request the server cannot serve, before closing.
+    func reject(status: Int, message: String) {
         let response = HTTPServer.Response.text(message + "\n", status: status)
         _ = Socket.sendAll(fd, Self.serialize(response, for: nil, keepAlive: false))
     }
@@ -132,13 +103,5 @@ struct Connection {
         var bytes = Array(head.utf8)
         if !response.forbidsBody && request?.method != "HEAD" { bytes.append(contentsOf: response.body) }
         return bytes
-    }
-}
-
-private extension Duration {
-    /// Whole milliseconds, rounded up so a short wait never becomes a busy loop of zero-length polls.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
     }
 }

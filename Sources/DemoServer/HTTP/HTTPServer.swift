@@ -2,9 +2,14 @@ import Foundation
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests and the built-in demo feed.
 ///
-/// It listens on an ephemeral port, runs one thread per connection, keeps connections alive, reads
-/// `Content-Length` bodies (answering `Expect: 100-continue`) and records every request it receives.
-/// Chunked request bodies are refused with 411.
+/// It listens on an ephemeral port, keeps connections alive, reads `Content-Length` bodies
+/// (answering `Expect: 100-continue`) and records every request it receives. Chunked request bodies
+/// are refused with 411.
+///
+/// Threads are bounded: one thread watches every connection that waits for a request, and at most
+/// `workers` threads answer requests (started as needed). A connection that sends no whole request
+/// within `idleTimeout` is closed, and at `maxConnections` the longest-idle one makes room for a
+/// new one, so idle clients cost no thread and cannot pile up.
 ///
 /// ```swift
 /// let server = try HTTPServer { request in
@@ -21,12 +26,20 @@ public final class HTTPServer: Sendable {
     /// Starts listening immediately.
     /// - Parameters:
     ///   - requestLogLimit: how many requests `requests` keeps (the oldest go first); `requestCount` counts all.
-    ///   - handler: answers each request; called concurrently from connection threads.
-    public init(requestLogLimit: Int = 10_000,
-                handler: @escaping @Sendable (Request) -> Response) throws(DemoServerError) {
-        core = try ServerCore(requestLogLimit: requestLogLimit, handler: handler)
+    ///   - workers: the most requests answered at once (a handler that blocks holds one worker).
+    ///   - idleTimeout: how long a connection may go without sending a whole request before it is
+    ///     closed; also how long a send to a client that does not read may take.
+    ///   - maxConnections: the most connections kept open at once.
+    ///   - handler: answers each request; called concurrently from the worker threads.
+    public init(requestLogLimit: Int = 10_000, workers: Int = 16, idleTimeout: Duration = .seconds(60),
+                maxConnections: Int = 512, handler: @escaping @Sendable (Request) -> Response) throws(DemoServerError) {
+        core = try ServerCore(requestLogLimit: requestLogLimit, workers: workers, idleTimeout: idleTimeout,
+                              maxConnections: maxConnections, handler: handler)
         core.start()
     }
+
+    /// The name every thread of this server carries (`/proc/self/task/*/comm` on Linux).
+    public var threadName: String { core.threadName }
 
     deinit { core.stop() }
 

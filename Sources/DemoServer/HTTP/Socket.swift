@@ -19,6 +19,8 @@ enum Socket {
         }
         guard bound == 0 else { let code = errno; close(fd); throw .socket("bind", code) }
         guard listen(fd, backlog) == 0 else { let code = errno; close(fd); throw .socket("listen", code) }
+        // Accepted from the watcher thread's poll loop, which must never block in accept.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
 
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
@@ -28,34 +30,85 @@ enum Socket {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// Accepts one connection, retrying on EINTR; nil once the listening socket is shut down or broken.
-    static func accept(_ listener: Int32) -> Int32? {
+    /// What a non-blocking accept found.
+    enum Accepted {
+        case connection(Int32)
+        /// Nothing waiting (or a transient shortage of descriptors: tried again on the next wake-up).
+        case none
+        /// The listening socket was shut down or broke.
+        case closed
+    }
+
+    /// Accepts one waiting connection without blocking (the listener is non-blocking). The new socket
+    /// is close-on-exec, sends without Nagle's delay, and gives up a send after `sendTimeout`, so a
+    /// client that stops reading cannot hold a worker forever.
+    static func accept(_ listener: Int32, sendTimeout: Duration) -> Accepted {
         while true {
             let fd = Glibc.accept(listener, nil, nil)
             if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 // Without TCP_NODELAY a small response waits on the peer's delayed ACK (~40 ms per request).
                 var yes: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-                return fd
+                let (seconds, attoseconds) = sendTimeout.components
+                var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+                setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                return .connection(fd)
             }
             switch errno {
             case EINTR, ECONNABORTED: continue
-            // Running out of descriptors is transient; give other connections a moment to close.
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: _ = poll(nil, 0, 10)
-            default: return nil
+            case EAGAIN, EWOULDBLOCK, EMFILE, ENFILE, ENOBUFS, ENOMEM: return .none
+            default: return .closed
             }
         }
     }
 
-    /// Reads what is available into `buffer`; false on end of stream or error.
-    static func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
+    /// What a non-blocking read found.
+    enum Received { case data, nothing, endOfStream, failed }
+
+    /// Appends what has arrived on `fd` to `buffer` without waiting, up to 1 MiB per call so one busy
+    /// connection cannot starve the others.
+    static func receiveAvailable(_ fd: Int32, into buffer: inout [UInt8]) -> Received {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { buffer.append(contentsOf: chunk[0..<count]); return true }
-            if count < 0 && errno == EINTR { continue }
-            return false
+        var total = 0
+        while total < 1024 * 1024 {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                total += count
+                continue
+            }
+            if count == 0 { return .endOfStream }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return total > 0 ? .data : .nothing
+            default: return .failed
+            }
         }
+        return .data
+    }
+
+    /// A pipe whose read end wakes a thread waiting in `poll`; both ends non-blocking and close-on-exec.
+    static func makeWakePipe() throws(DemoServerError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .socket("pipe", errno) }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Wakes the thread polling `pipe`'s read end (a full pipe already will).
+    static func wake(_ pipe: (read: Int32, write: Int32)) {
+        var byte: UInt8 = 1
+        _ = Glibc.write(pipe.write, &byte, 1)
+    }
+
+    /// Empties the wake pipe.
+    static func drain(_ pipe: (read: Int32, write: Int32)) {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while bytes.withUnsafeMutableBytes({ Glibc.read(pipe.read, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     /// Writes all of `bytes`; false when the peer is gone. MSG_NOSIGNAL keeps a hung-up peer from killing the process with SIGPIPE.
@@ -96,6 +149,17 @@ enum Socket {
 }
 
 extension Socket {
+    /// Gives the calling thread its system name (what `ps -L` and `/proc/self/task/*/comm` show),
+    /// through `/proc/thread-self/comm`: Foundation's `Thread.name` reaches the system only when set
+    /// after the thread is fully started, and `pthread_setname_np` does not import.
+    static func nameCurrentThread(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+    }
+
     /// Sleeps without a descriptor; used where a poll on the connection would return immediately.
     static func pause(milliseconds: Int32) { _ = poll(nil, 0, milliseconds) }
 

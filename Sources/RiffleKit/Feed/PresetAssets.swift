@@ -1,32 +1,30 @@
 import Foundation
 import RiffleAssets
 
-/// Finds and reads the presets, `Assets/presets/presets.json`, through `RiffleAssets` (which never
-/// traps, unlike `Bundle.module` once the binary has moved). `$RIFFLE_PRESETS` names another file.
+/// The presets: `Assets/presets/presets.json` as compiled into the binary (`RiffleAssets`), or the
+/// file `$RIFFLE_PRESETS` names instead.
 public enum PresetAssets {
-    /// An environment variable naming a presets file; checked first.
+    /// An environment variable naming a presets file to use instead of the built-in one.
     public static let environmentVariable = "RIFFLE_PRESETS"
-    /// The presets file's name.
-    public static let fileName = "presets.json"
+    /// The built-in presets' path under `Assets/`.
+    public static let assetPath = "presets/presets.json"
 
     /// The presets, parsed.
-    /// - Throws: `FeedCatalog.Error.unreadable` listing where it looked, or the file's own problem.
+    /// - Throws: `FeedCatalog.Error.unreadable` naming the file when `$RIFFLE_PRESETS` names one that
+    ///   cannot be read (a missing file is an error, never silently the built-in presets), or the
+    ///   file's own problem.
     public static func catalog(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FeedCatalog.Error) -> FeedCatalog {
-        let places = candidates(environment: environment)
-        guard let file = places.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
-              let data = FileManager.default.contents(atPath: file.path) else {
-            throw .unreadable(file: fileName, reason: "not found (looked in \(places.map(\.path).joined(separator: ", ")))")
+        if let file = environment[environmentVariable], !file.isEmpty {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                var isFolder: ObjCBool = false
+                let problem = !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) ? "no such file"
+                    : isFolder.boolValue ? "a folder, not a file" : "not readable"
+                throw .unreadable(file: file, reason: "\(problem) (named by $\(environmentVariable))")
+            }
+            return try FeedCatalog.parse(data, file: file)
         }
-        return try FeedCatalog.parse(data, file: file.path)
-    }
-
-    /// Every file `catalog()` tries, in order.
-    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
-        var result: [URL] = []
-        if let override = environment[environmentVariable], !override.isEmpty {
-            result.append(URL(fileURLWithPath: override))
-        }
-        result += RiffleAssets.candidates("presets", environment: environment).map { $0.appending(path: fileName) }
-        return result
+        let name = "Assets/\(assetPath)"
+        guard let data = RiffleAssets.data(assetPath) else { throw .unreadable(file: name, reason: "not compiled into this binary") }
+        return try FeedCatalog.parse(data, file: name)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 
-/// A blocking loopback client that speaks raw HTTP, for what URLSession hides: connection reuse,
-/// `100 Continue`, bodies after HEAD/304, pipelining, `Connection: close`.
+/// A blocking loopback client that speaks raw HTTP, so tests see what an HTTP library would hide:
+/// connection reuse, `100 Continue`, bodies after HEAD/304, pipelining, `Connection: close`. Every
+/// read gives up after `timeout`.
 final class RawClient {
     struct Reply {
         var status: Int
@@ -14,9 +15,10 @@ final class RawClient {
     private var buffer: [UInt8] = []
 
     /// Nil with `errno` set when the connection is refused.
-    init?(port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    init?(port: Int, timeout seconds: Int = 5) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -60,13 +62,32 @@ final class RawClient {
         return Reply(status: Int(statusLine[1]) ?? 0, headers: headers, body: body)
     }
 
-    /// True when the server closed the connection (nothing more to read).
+    /// True when nothing more can be read: the server closed the connection, or the read timed out.
     func isAtEndOfStream() -> Bool { buffer.isEmpty && !fill() }
+
+    /// True only when the server closed the connection (end of stream or reset) within `within`
+    /// (else the client's timeout), with nothing unread before that.
+    func wasClosedByServer(within: Duration? = nil) -> Bool {
+        guard buffer.isEmpty else { return false }
+        if let within {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = within.components.seconds * 1_000 + within.components.attoseconds / 1_000_000_000_000_000
+            guard poll(&entry, 1, Int32(milliseconds)) > 0 else { return false }
+        }
+        guard !fill() else { return false }
+        return lastReadEnded
+    }
+
+    /// Whether the last failed read was the end of the stream (or a reset) rather than a timeout.
+    private var lastReadEnded = false
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
+        guard count > 0 else {
+            lastReadEnded = count == 0 || errno == ECONNRESET
+            return false
+        }
         buffer.append(contentsOf: chunk[..<count])
         return true
     }

@@ -1,33 +1,29 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// URLSession set up like RiffleKit's transport: no cache, no cookies, nothing written under $HOME.
+/// One request on a connection of its own through `RawClient`: the tests see exactly the bytes the
+/// server sends, and no HTTP library stands between them and the server. Every read gives up after
+/// `RawClient`'s receive timeout.
 enum TestHTTP {
-    /// Shared by tests that don't care which connection carries their requests.
-    static let session = makeSession()
-
-    /// A session of one's own: libcurl's connection pool is per session, so parallel tests sharing one can
-    /// evict each other's idle connections.
-    static func makeSession() -> URLSession {
-        // FoundationNetworking creates cache folders for any configuration; keep them out of $HOME.
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "riffle-demoserver-tests").path
-        setenv("XDG_CACHE_HOME", scratch, 1)
-        setenv("XDG_DATA_HOME", scratch, 1)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = 10
-        return URLSession(configuration: configuration)
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
     }
 
-    static func get(_ url: URL, headers: [String: String] = [:], session: URLSession = session) async throws -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: url)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: request)
-        return (data, response as! HTTPURLResponse)
+    /// `GET url` (its path and query) with `headers`; the reply, body and all.
+    static func get(_ url: URL, headers: [String: String] = [:]) throws -> RawClient.Reply {
+        guard let port = url.port, let client = RawClient(port: port) else {
+            throw Failure(description: "could not connect to \(url): \(String(cString: strerror(errno)))")
+        }
+        let target = url.path(percentEncoded: true) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
+        client.send(request("GET", target, headers: headers))
+        guard let reply = client.readReply() else { throw Failure(description: "no reply to GET \(target)") }
+        return reply
+    }
+
+    /// The text of a request with `Host` and `headers`.
+    static func request(_ method: String, _ target: String, headers: [String: String] = [:], body: Data? = nil) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if let body { text += "Content-Length: \(body.count)\r\n" }
+        return text + "\r\n"
     }
 }

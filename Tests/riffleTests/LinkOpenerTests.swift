@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+@testable import riffle
+
+/// `$BROWSER` as users set it, run against scripts that record how they were started.
+@Suite("Opening links with $BROWSER")
+struct LinkOpenerTests {
+    static let link = "https://example.com/a?b=1&c=%20d"
+
+    /// A folder for one test's fake browsers, removed by `cleanUp()`.
+    struct Browsers {
+        let folder: URL
+
+        init() throws { folder = try RiffleBinary.temporaryDirectory() }
+
+        func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+
+        /// A script called `name` that writes its arguments, one a line, then whether its standard
+        /// input and output were a terminal, then END, to `name.record`; it exits with `status`. It
+        /// uses only the shell's own commands, so it runs with nothing on PATH.
+        @discardableResult
+        func make(_ name: String, status: Int = 0) throws -> URL {
+            let script = folder.appending(path: name)
+            let record = folder.appending(path: "\(name).record").path
+            let text = """
+            #!/bin/sh
+            if [ -t 0 ] && [ -t 1 ]; then terminal=TERMINAL; else terminal=NO-TERMINAL; fi
+            { for argument in "$@"; do printf '%s\\n' "$argument"; done; echo "$terminal"; echo END; } > '\(record)'
+            exit \(status)
+
+            """
+            try Self.writeExecutable(text, to: script.path)
+            return script
+        }
+
+        /// The lines `name` recorded (without END), waiting up to 10 s for a detached one to finish them.
+        func record(_ name: String) -> [String]? {
+            let path = folder.appending(path: "\(name).record").path
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("END\n") {
+                    return text.split(separator: "\n").dropLast().map(String.init)
+                }
+                usleep(10_000)
+            }
+            return nil
+        }
+
+        /// Writes an executable file through a close-on-exec descriptor: a process another test
+        /// spawns meanwhile must not inherit it open for writing, or running it fails with ETXTBSY.
+        static func writeExecutable(_ text: String, to path: String) throws {
+            try writeExecutable(Data(text.utf8), to: path)
+        }
+
+        static func writeExecutable(_ data: Data, to path: String) throws {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            guard fd >= 0 else { throw Spawn.Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var written = 0
+            while written < data.count {
+                let count = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+                guard count > 0 else { throw Spawn.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+                written += count
+            }
+        }
+
+        func hasRecord(_ name: String) -> Bool { FileManager.default.fileExists(atPath: folder.appending(path: "\(name).record").path) }
+
+        /// An environment whose PATH is this folder alone: no browser installed here is ever found.
+        func environment(browser: String?) -> [String: String] {
+            var environment = ["PATH": folder.path]
+            environment["BROWSER"] = browser
+            return environment
+        }
+    }
+
+    @Test func wordsSplitLikeAShellWithoutOne() {
+        #expect(LinkOpener.words("firefox --new-tab") == ["firefox", "--new-tab"])
+        #expect(LinkOpener.words(#"  open -a "Google Chrome"  %s "#) == ["open", "-a", "Google Chrome", "%s"])
+        #expect(LinkOpener.words(#"a 'b c' d\ e "f\"g" ''"#) == ["a", "b c", "d e", "f\"g", ""])
+        #expect(LinkOpener.substitute("--url=%s", url: "U") == "--url=U")
+        #expect(LinkOpener.substitute("100%% %s%", url: "U") == "100% U%")
+    }
+
+    @Test func commandLinesPutTheURLWherePercentSSaysElseLast() {
+        #expect(LinkOpener.commandLines(browser: "firefox --new-tab", url: "U") == [["firefox", "--new-tab", "U"], ["xdg-open", "U"]])
+        #expect(LinkOpener.commandLines(browser: "open -a %s --fresh", url: "U") == [["open", "-a", "U", "--fresh"], ["xdg-open", "U"]])
+        #expect(LinkOpener.commandLines(browser: "w3m:lynx -n::", url: "U") == [["w3m", "U"], ["lynx", "-n", "U"], ["xdg-open", "U"]])
+        #expect(LinkOpener.commandLines(browser: nil, url: "U") == [["xdg-open", "U"]])
+    }
+
+    @Test func aBrowserWithArgumentsStartsDetachedWithTheURLLast() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("firefox")
+        var suspended = 0
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "firefox --new-tab")) { body in
+            suspended += 1
+            body()
+        }
+        #expect(failure == nil)
+        #expect(browsers.record("firefox") == ["--new-tab", Self.link, "NO-TERMINAL"])
+        #expect(suspended == 0, "a graphical browser leaves the screen alone")
+    }
+
+    @Test func theFirstBrowserOfTheListThatExistsIsUsedWithPercentS() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("open")
+        try browsers.make("chromium")
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "no-such-browser:open -a %s:chromium")) { $0() }
+        #expect(failure == nil)
+        #expect(browsers.record("open") == ["-a", Self.link, "NO-TERMINAL"])
+        usleep(100_000)
+        #expect(!browsers.hasRecord("chromium"))
+    }
+
+    @Test func aPathInBrowserIsUsedAsIs() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        let script = try browsers.make("my browser")
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: ["PATH": "", "BROWSER": "'\(script.path)' %s"]) { $0() }
+        #expect(failure == nil)
+        #expect(browsers.record("my browser") == [Self.link, "NO-TERMINAL"])
+    }
+
+    @Test func withoutBrowserXdgOpenIsUsed() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("xdg-open")
+        #expect(LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: nil)) { $0() } == nil)
+        #expect(browsers.record("xdg-open") == [Self.link, "NO-TERMINAL"])
+    }
+
+    @Test func aTerminalBrowserRunsInsideSuspendAndIsWaitedFor() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("w3m")
+        var events: [String] = []
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "w3m")) { body in
+            events.append("suspend")
+            body()
+            events.append(browsers.hasRecord("w3m") ? "resume after w3m ran" : "resume before w3m ran")
+        }
+        #expect(failure == nil)
+        #expect(events == ["suspend", "resume after w3m ran"])
+        #expect(browsers.record("w3m")?.first == Self.link)
+    }
+
+    @Test func aTerminalBrowserThatFailsSaysSo() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("lynx", status: 3)
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "lynx -accept_all_cookies")) { $0() }
+        #expect(failure == .exited(program: "lynx", status: 3))
+        #expect(failure?.description == "lynx exited with status 3")
+    }
+
+    @Test func debiansWwwBrowserLinkToATerminalBrowserCountsAsOne() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        let elinks = try browsers.make("elinks")
+        try FileManager.default.createSymbolicLink(atPath: browsers.folder.appending(path: "sensible").path, withDestinationPath: elinks.path)
+        #expect(LinkOpener.isTerminalBrowser(browsers.folder.appending(path: "sensible").path))
+        #expect(!LinkOpener.isTerminalBrowser("/usr/bin/firefox"))
+    }
+
+    @Test func nothingToRunIsOneLineNamingWhatWasTried() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "nope --x:nada")) { $0() }
+        #expect(failure?.description == "no browser to open links: none of nope, nada, xdg-open was found (set $BROWSER)")
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "-oProxyCommand=x", "ftp://example.com/x"])
+    func onlyWebLinksAreOpened(link: String) throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("xdg-open")
+        let url = try #require(URL(string: link))
+        let failure = LinkOpener.open(url, environment: browsers.environment(browser: nil)) { $0() }
+        #expect(failure == .notWeb(link))
+        usleep(100_000)
+        #expect(!browsers.hasRecord("xdg-open"))
+    }
+}

@@ -1,0 +1,144 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// Hostile text from a server, through `riffle dump` to the bytes it prints: nothing a terminal would
+/// act on (an escape sequence, a C1 control, a bidirectional override, a line separator) gets out raw.
+@Suite("riffle dump: every output is safe for a terminal")
+struct TerminalSafetyTests {
+    /// Titles that set the clipboard (OSC 52), the window title (OSC 0), clear the screen (CSI 2J),
+    /// ring the bell, feed lines (VT, FF), use 8-bit controls (CSI as U+009B, NEL), reverse the line
+    /// (U+202E, U+2067, RLM, ALM) or break it (U+2028, U+2029).
+    static let titles = [
+        "\u{1B}]52;c;aGFja2Vk\u{07} clipboard",
+        "\u{1B}]0;pwned\u{07} window title",
+        "\u{1B}[2J\u{1B}[H cleared",
+        "bell\u{07} vt\u{0B} ff\u{0C} del\u{7F}",
+        "c1 \u{9B}2J nel\u{85} end",
+        "\u{202E}esrever\u{202C} \u{2067}iso\u{2069} rlm\u{200F} alm\u{061C}",
+        "line\u{2028}para\u{2029}end",
+    ]
+
+    /// Every scalar a terminal could act on, written out here (not taken from the code under test).
+    static func dangerous(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || [0x61C, 0x200E, 0x200F].contains(v)
+            || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+    }
+
+    /// The dangerous scalars in `text` other than the line structure (`\n`, and `\t` where allowed).
+    static func offenders(_ text: String, allowingTabs: Bool = false) -> [String] {
+        text.unicodeScalars.filter { scalar in
+            scalar != "\n" && !(allowingTabs && scalar == "\t") && dangerous(scalar)
+        }.map { String(format: "U+%04X", $0.value) }
+    }
+
+    static func itemsJSON() -> String {
+        var text = "["
+        for (i, title) in titles.enumerated() {
+            var escaped = ""
+            for scalar in title.unicodeScalars {
+                if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" || scalar.value > 0x7E {
+                    escaped += String(format: "\\u%04x", scalar.value)
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+            text += (i > 0 ? "," : "") + #"{"id": \#(i + 1), "title": "\#(escaped)", "url": "https://example.com/\#(i)"}"#
+        }
+        return text + "]"
+    }
+
+    let server: HTTPServer
+    let cache: URL
+
+    init() throws {
+        let items = Self.itemsJSON()
+        server = try HTTPServer { request in
+            switch request.path {
+            case "/items/1": .json(items)
+            // No list of items, and keys that would reset the terminal and clear it.
+            case "/keys/1": .json(#"{"\u001bc": 1, "\u009b2J": {"a": 1}, "\u202eevil": true}"#)
+            case "/fail/1": .text("\u{1B}]52;c;aGFja2Vk\u{07}\u{9B}2J oops", status: 500)
+            default: .text("not found", status: 404)
+            }
+        }
+        cache = try RiffleBinary.temporaryDirectory()
+    }
+
+    func dump(_ path: String, _ extra: [String]) throws -> Spawn.Result {
+        defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
+        return try RiffleBinary.run(["dump", server.baseURL.absoluteString + path, "--cache-dir", cache.path] + extra)
+    }
+
+    @Test func tsvShowsControlsAsPlaceholders() throws {
+        let result = try dump("/items/{page}", ["--format", "tsv", "--fields", "title,id"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(rows.count == Self.titles.count, "one row per item: \(rows)")
+        #expect(rows.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 2 })
+        #expect(Self.offenders(result.stdout, allowingTabs: true).isEmpty, "\(Self.offenders(result.stdout, allowingTabs: true))")
+        #expect(rows[0] == "␛]52;c;aGFja2Vk␇ clipboard\t1")
+        #expect(rows[2] == "␛[2J␛[H cleared\t3")
+        #expect(rows[3] == "bell␇ vt␋ ff␌ del␡\t4")
+        #expect(rows[4] == "c1 \u{FFFD}2J nel\u{FFFD} end\t5")
+        #expect(rows[6] == "line\u{FFFD}para\u{FFFD}end\t7")
+    }
+
+    @Test(arguments: ["jsonl", "json"])
+    func jsonEscapesWhatJSONAllowsRaw(format: String) throws {
+        let result = try dump("/items/{page}", ["--format", format])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.offenders(result.stdout).isEmpty, "\(Self.offenders(result.stdout))")
+        #expect(result.stdout.contains(#"c1 \u009B2J nel\u0085 end"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"\u202Eesrever\u202C \u2067iso\u2069 rlm\u200F alm\u061C"#))
+        // And it is still the same JSON: every title reads back exactly.
+        let text = format == "json" ? result.stdout : "[" + result.stdout.split(separator: "\n").joined(separator: ",") + "]"
+        let items = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(items.map { $0["title"] as? String } == Self.titles)
+    }
+
+    @Test func theKeysOfAResponseWithoutItemsAreShownSafely() throws {
+        let result = try dump("/keys/{page}", [])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("riffle: page 1: "), "\(result.stderr)")
+        #expect(result.stderr.contains("␛c"), "\(result.stderr)")
+        #expect(Self.offenders(result.stderr).isEmpty, "\(Self.offenders(result.stderr)) in \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func anErrorBodyIsShownSafely() throws {
+        let result = try dump("/fail/{page}", [])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("riffle: page 1: HTTP 500"), "\(result.stderr)")
+        #expect(Self.offenders(result.stderr).isEmpty, "\(Self.offenders(result.stderr)) in \(result.stderr)")
+    }
+
+    @Test func timingsAreJSONLinesOnlyEvenForErrors() throws {
+        let result = try dump("/keys/{page}", ["--timings"])
+        #expect(result.status == 1)
+        #expect(Self.offenders(result.stderr).isEmpty, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "a page line and the summary: \(result.stderr)")
+        let objects = try DumpFixture.objects(result.stderr)
+        #expect(objects[0]["page"] as? Int == 1)
+        #expect((objects[0]["error"] as? String)?.contains("\u{1B}c") == true, "the error text itself is kept, escaped")
+        #expect(objects[1]["errors"] as? Int == 1)
+    }
+
+    @Test func aUsageErrorUnderTimingsIsAJSONLine() throws {
+        let result = try dump("/items/{page}", ["--timings", "--pages", "x"])
+        #expect(result.status == 2)
+        let objects = try DumpFixture.objects(result.stderr)
+        #expect(objects.count == 1)
+        #expect((objects[0]["error"] as? String)?.contains("--pages") == true, "\(result.stderr)")
+    }
+
+    @Test func theCommandLineEchoedInAnErrorIsShownSafely() throws {
+        defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
+        let result = try RiffleBinary.run(["dump", "no-such-feed\u{1B}]0;x\u{07}\u{9B}"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no-such-feed␛]0;x␇\u{FFFD}"), "\(result.stderr)")
+        #expect(Self.offenders(result.stderr).isEmpty)
+    }
+}
