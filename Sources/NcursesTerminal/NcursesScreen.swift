@@ -7,7 +7,7 @@ import RiffleTUI
 ///
 /// Every ncurses call happens on the thread that created the screen. Frames are diffed against the
 /// previous one so a refresh sends only the cells that changed. The terminal is restored by
-/// `close()`, on SIGINT/SIGTERM/SIGHUP (through the run loop), and on a crash (through the C guard).
+/// `restore()`, on SIGINT/SIGTERM/SIGHUP (through the run loop), and on a crash (through the C guard).
 public final class NcursesScreen: TerminalBackend {
     private var previous: Buffer?
     private var palette: Palette
@@ -44,10 +44,10 @@ public final class NcursesScreen: TerminalBackend {
         canAddressCursor = cn_can_address_cursor()
     }
 
-    deinit { close() }
+    deinit { restore() }
 
     /// Puts the terminal back as it was. Safe to call more than once.
-    public func close() {
+    public func restore() {
         guard !closed else { return }
         closed = true
         mousemask(0, nil)
@@ -55,7 +55,6 @@ public final class NcursesScreen: TerminalBackend {
         endwin()
     }
 
-    /// The signal (SIGINT, SIGTERM, SIGHUP) received since the last call, or nil.
     public func takeQuitSignal() -> Int32? {
         let sig = riffle_quit_signal_take()
         return sig == 0 ? nil : sig

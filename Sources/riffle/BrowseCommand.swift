@@ -1,8 +1,8 @@
 import DemoServer
 import Foundation
 import NcursesTerminal
+import RiffleBrowser
 import RiffleKit
-import RiffleTUI
 
 /// `riffle [URL]`: the interactive browser.
 enum BrowseCommand {
@@ -47,8 +47,23 @@ enum BrowseCommand {
         let theme: Theme
         do { theme = try ThemeFile.load(noColor ? "mono" : themeName ?? "dark") } catch { fail("\(error)", status: 1) }
         let screen = NcursesScreen(theme: theme, colors: !noColor)
-        let status = BrowserLoop(screen: screen, loader: loader, title: feed.name, maxAge: maxAge).run()
-        screen.close()
-        return status
+        let pages = BrowsePages(loader: loader, maxAge: maxAge)
+        return BrowserLoop(terminal: screen, pages: pages, title: feed.name, open: { LinkOpener.open($0)?.description }).run()
+    }
+}
+
+/// The browser's pages: the loader, with `--max-age` turning a stored page that is too old into a
+/// fetch (and so keeping it off the first frame).
+struct BrowsePages: PageSourcing {
+    let loader: PageLoader
+    let maxAge: Int?
+
+    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+        try await loader.load(number, policy: MaxAge.policy(for: number, requested: policy, maxAge: maxAge, store: loader.store))
+    }
+
+    func peekCachedPage(_ number: Int) -> Page? {
+        guard MaxAge.policy(for: number, requested: .returnCacheElseLoad, maxAge: maxAge, store: loader.store) == .returnCacheElseLoad else { return nil }
+        return loader.peekCachedPage(number)
     }
 }
