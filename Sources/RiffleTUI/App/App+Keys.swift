@@ -35,8 +35,8 @@ extension App {
     /// Sends a key to whatever has it: an open box, the detail, or the list.
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
         switch state.overlay {
-        case .help:
-            state.overlay = nil  // any key closes the help
+        case .help(let scroll):
+            scrollHelp(&state, from: scroll, key)
             return []
         case .log:
             if key == .escape || key == .character("q") || key == .character("L") { state.overlay = nil }
@@ -46,6 +46,22 @@ extension App {
         if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
         if let filter = state.filter, filter.isEditing { return pressInFilter(&state, filter, key) }
         return pressInList(&state, key)
+    }
+
+    /// In the help: j, k and the arrows scroll it when it does not fit; any other key closes it.
+    static func scrollHelp(_ state: inout AppState, from scroll: Int, _ key: Key) {
+        let area = Rect(x: 0, y: 0, width: state.size.width, height: state.size.height)
+        let step: Int
+        switch key {
+        case .down, .character("j"): step = 1
+        case .up, .character("k"): step = -1
+        default: step = 0
+        }
+        guard step != 0, HelpOverlay.scrolls(in: area) else {
+            state.overlay = nil
+            return
+        }
+        state.overlay = .help(scroll: max(0, min(HelpOverlay.maxScroll(in: area), scroll + step)))
     }
 
     static func pressInList(_ state: inout AppState, _ key: Key) -> [Effect] {
@@ -72,7 +88,7 @@ extension App {
         case .character("/"):
             state.filter = FilterState(query: state.filter?.query ?? "", isEditing: true)
         case .escape: clearFilter(&state)
-        case .character("?"): state.overlay = .help
+        case .character("?"): state.overlay = .help(scroll: 0)
         case .character("L"): state.overlay = .log
         case .character("o"): return openLink(&state, state.selectedItem)
         case .character("q"):

@@ -20,7 +20,7 @@ extension App {
             renderList(state, into: &buffer)
         }
         switch state.overlay {
-        case .help: HelpOverlay().render(into: &buffer, area: area)
+        case .help(let scroll): HelpOverlay(scroll: scroll).render(into: &buffer, area: area)
         case .log: LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
         case nil: break
         }
