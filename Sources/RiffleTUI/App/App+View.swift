@@ -33,11 +33,8 @@ extension App {
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
         let items = state.items
         let rows = state.rows
-        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…"
-            : state.pages.isEmpty && state.failure != nil ? "\(state.failure!.message)\n\nr to retry"
-            : state.isFiltering && !items.isEmpty ? "no matches" : "no items"
         var listView = ListView(items: rows.map { items[$0] }, lines: state.lines, selection: state.selection, offset: state.scrollOffset,
-                                now: state.now, emptyText: emptyText, footer: footer(state))
+                                now: state.now, emptyText: emptyText(state), footer: footer(state))
         if !state.isAppending, state.failure != nil { listView.footerStyle = Style(.placeholder) }
         listView.render(into: &buffer, area: list)
         renderToasts(state, into: &buffer, list: list)
@@ -47,6 +44,15 @@ extension App {
         } else {
             statusBar(state).render(into: &buffer, area: bottom)
         }
+    }
+
+    /// What an empty list says: loading, why the first page could not be loaded, or that nothing matches.
+    static func emptyText(_ state: AppState) -> String {
+        if state.pages.isEmpty {
+            if !state.requests.isEmpty { return "loading…" }
+            if let failure = state.failure { return "\(failure.message)\n\nr to retry" }
+        }
+        return state.isFiltering && !state.items.isEmpty ? "no matches" : "no items"
     }
 
     /// Toasts at the bottom of the list, or at its top when they would cover the selected row there;
