@@ -33,4 +33,34 @@ static inline int cn_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, 
     if (setcchar(&cc, chars, attrs, pair, NULL) != OK) return ERR;
     return mvadd_wch(y, x, &cc);
 }
+
+// Writing a grapheme cluster that a cchar_t cannot hold (see NcursesTerminal's Glyph.swift), after
+// refresh() has sent ncurses's own output. putp and vid_attr write through stdio and vid_attr keeps
+// ncurses's idea of the current attributes; cn_direct_end puts the cursor back where ncurses left
+// it (stdscr's cursor, where doupdate parks it) and flushes, so ncurses's next update starts from
+// what it believes.
+
+/// Whether the terminal can place the cursor anywhere (terminfo `cup`).
+static inline bool cn_can_address_cursor(void) {
+    const char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+
+/// Writes the UTF-8 text `utf8` at (y, x) with `attrs` and colour `pair`. `utf8` is one grapheme
+/// cluster: it cannot hold the two characters "$<" that putp would read as a padding delay.
+static inline int cn_direct_put(int y, int x, const char *utf8, attr_t attrs, short pair) {
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) return ERR;
+    putp(tiparm(cup, y, x));
+    vid_attr(attrs, pair, NULL);
+    return putp(utf8);
+}
+
+/// Ends a run of cn_direct_put calls: attributes off, the cursor back where ncurses has it, flushed.
+static inline void cn_direct_end(void) {
+    vid_attr(A_NORMAL, 0, NULL);
+    const char *cup = tigetstr("cup");
+    if (cup != NULL && cup != (char *)-1) putp(tiparm(cup, getcury(stdscr), getcurx(stdscr)));
+    fflush(stdout);
+}
 #endif

@@ -8,6 +8,7 @@
 static struct termios saved_modes;
 static volatile sig_atomic_t have_saved_modes = 0;
 static volatile sig_atomic_t quit_signal = 0;
+static volatile sig_atomic_t resumed = 0;
 
 // Show the cursor, reset attributes, stop mouse reporting, leave the alternate screen.
 static const char reset_sequence[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l";
@@ -37,6 +38,8 @@ void riffle_terminal_guard_install(void) {
 
 static void on_quit_signal(int sig) { quit_signal = sig; }
 
+static void on_continue(int sig) { (void)sig; resumed = 1; }
+
 void riffle_quit_signals_install(void) {
     // A parent may have started us with signals blocked (a blocked mask survives exec): unblock the
     // ones a terminal program lives by, or resizes and Ctrl-C would silently never arrive.
@@ -54,10 +57,20 @@ void riffle_quit_signals_install(void) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+
+    action.sa_handler = on_continue;
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGCONT, &action, NULL);
 }
 
 int riffle_quit_signal_take(void) {
     int sig = quit_signal;
     quit_signal = 0;
     return sig;
+}
+
+int riffle_resumed_take(void) {
+    int was = resumed;
+    resumed = 0;
+    return was;
 }

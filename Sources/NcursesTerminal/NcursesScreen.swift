@@ -7,11 +7,13 @@ import RiffleTUI
 ///
 /// Every ncurses call happens on the thread that created the screen. Frames are diffed against the
 /// previous one so a refresh sends only the cells that changed. The terminal is restored by
-/// `close()`, on SIGINT/SIGTERM/SIGHUP (through the run loop), and on a crash (through the C guard).
+/// `restore()`, on SIGINT/SIGTERM/SIGHUP (through the run loop), and on a crash (through the C guard).
 public final class NcursesScreen: TerminalBackend {
     private var previous: Buffer?
     private var palette: Palette
     private var closed = false
+    /// Whether clusters ncurses cannot hold can be written directly (the terminal has `cup`).
+    private let canAddressCursor: Bool
     public private(set) var size: Size
 
     /// Starts curses on the process's terminal.
@@ -25,6 +27,9 @@ public final class NcursesScreen: TerminalBackend {
         nonl()
         keypad(cn_stdscr(), true)
         set_escdelay(25)
+        // No half-drawn frames: a frame ncurses left unfinished for pending keys would later cover
+        // the clusters written directly over it.
+        typeahead(-1)
         _ = curs_set(0)
         let useColors = colors && has_colors()
         if useColors {
@@ -36,12 +41,13 @@ public final class NcursesScreen: TerminalBackend {
         mouseinterval(0)
         riffle_quit_signals_install()
         size = Size(width: Int(cn_cols()), height: Int(cn_lines()))
+        canAddressCursor = cn_can_address_cursor()
     }
 
-    deinit { close() }
+    deinit { restore() }
 
     /// Puts the terminal back as it was. Safe to call more than once.
-    public func close() {
+    public func restore() {
         guard !closed else { return }
         closed = true
         mousemask(0, nil)
@@ -49,40 +55,69 @@ public final class NcursesScreen: TerminalBackend {
         endwin()
     }
 
-    /// The signal (SIGINT, SIGTERM, SIGHUP) received since the last call, or nil.
     public func takeQuitSignal() -> Int32? {
         let sig = riffle_quit_signal_take()
         return sig == 0 ? nil : sig
     }
 
     public func draw(_ buffer: Buffer) {
+        // After Ctrl-Z and fg, ncurses repainted from its copy, which has blanks where clusters were
+        // written directly: draw everything again.
+        if riffle_resumed_take() != 0 { previous = nil }
         if buffer.size != size || previous?.size != buffer.size {
             previous = nil
             erase()
         }
         let width = buffer.size.width
         var scalars: [wchar_t] = []
+        var touchedRows: [Int] = []
         // After an erase the screen is already blank: a full frame (the first one) skips its blank
         // cells when blank means the terminal's own default look.
         let (plainAttrs, plainPair) = palette.attributes(for: .normal)
         let skipBlanks = previous == nil && plainAttrs == cn_a_normal() && plainPair == 0
         for y in 0..<buffer.size.height {
+            var touched = false
             for x in 0..<width {
                 let cell = buffer[x, y]
                 if cell.isContinuation { continue }
                 if skipBlanks, cell == .blank { continue }
                 if let previous, previous[x, y] == cell,
                    x + 1 >= width || previous[x + 1, y] == buffer[x + 1, y] { continue }
-                scalars.removeAll(keepingCapacity: true)
-                Self.appendDrawable(cell.symbol, to: &scalars)
-                if scalars.isEmpty { scalars.append(32) }
-                scalars.append(0)
+                touched = true
                 let (attrs, pair) = palette.attributes(for: cell.style)
-                _ = cn_put_cell(Int32(y), Int32(x), scalars, attrs, pair)
+                switch glyph(buffer, x, y) {
+                case .cell(let characters):
+                    scalars.removeAll(keepingCapacity: true)
+                    scalars += characters
+                    scalars.append(0)
+                    _ = cn_put_cell(Int32(y), Int32(x), scalars, attrs, pair)
+                case .direct(_, let cellWidth, _):
+                    // ncurses holds blanks in the cluster's columns; it is written after the refresh.
+                    for column in x..<x + cellWidth { _ = cn_put_cell(Int32(y), Int32(column), [32, 0], attrs, pair) }
+                }
             }
+            if touched { touchedRows.append(y) }
         }
         previous = buffer
         _ = refresh()
+        writeClustersDirectly(buffer, rows: touchedRows)
+    }
+
+    /// The glyph for the cell at (x, y).
+    private func glyph(_ buffer: Buffer, _ x: Int, _ y: Int) -> Glyph {
+        Glyph.at(x, y, in: buffer, canWriteDirectly: canAddressCursor)
+    }
+
+    /// Writes the clusters ncurses cannot hold on the rows it just drew (see `Glyph.directWrites`).
+    private func writeClustersDirectly(_ buffer: Buffer, rows: [Int]) {
+        guard canAddressCursor else { return }
+        let writes = Glyph.directWrites(in: buffer, rows: rows, canWriteDirectly: true)
+        guard !writes.isEmpty else { return }
+        for write in writes {
+            let (attrs, pair) = palette.attributes(for: buffer[write.x, write.y].style)
+            _ = cn_direct_put(Int32(write.y), Int32(write.x), write.text, attrs, pair)
+        }
+        cn_direct_end()
     }
 
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
@@ -109,23 +144,6 @@ public final class NcursesScreen: TerminalBackend {
             return nil
         default:
             return KeyDecoder.key(forKeyCode: code).map(TerminalEvent.key)
-        }
-    }
-
-    /// A cell holds one base character and only non-spacing marks after it (what `setcchar` accepts).
-    /// Emoji ZWJ sequences and other multi-character clusters are drawn as their first character,
-    /// which is what the buffer measured, so the columns after them never shift.
-    static func appendDrawable(_ symbol: String, to scalars: inout [wchar_t]) {
-        for (index, scalar) in symbol.unicodeScalars.enumerated() {
-            if index > 0 {
-                if scalar.value == 0x200D { break }  // zero-width joiner: the rest is another glyph
-                let isMark = scalar.properties.generalCategory == .nonspacingMark
-                    || scalar.properties.generalCategory == .enclosingMark
-                    || scalar.properties.generalCategory == .spacingMark
-                    || (0xFE00...0xFE0F).contains(scalar.value)
-                if !isMark { break }
-            }
-            scalars.append(wchar_t(bitPattern: scalar.value))
         }
     }
 

@@ -1,8 +1,8 @@
 import DemoServer
 import Foundation
 import NcursesTerminal
+import RiffleBrowser
 import RiffleKit
-import RiffleTUI
 
 /// `riffle [URL]`: the interactive browser.
 enum BrowseCommand {
@@ -47,8 +47,22 @@ enum BrowseCommand {
         let theme: Theme
         do { theme = try ThemeFile.load(noColor ? "mono" : themeName ?? "dark") } catch { fail("\(error)", status: 1) }
         let screen = NcursesScreen(theme: theme, colors: !noColor)
-        let status = BrowserLoop(screen: screen, loader: loader, title: feed.name, maxAge: maxAge).run()
-        screen.close()
-        return status
+        let pages = BrowsePages(loader: loader, maxAge: maxAge)
+        // A terminal browser gets the terminal: the screen is suspended while it runs.
+        let open = { (url: URL) in LinkOpener.open(url, suspend: { body in screen.suspended(body) })?.description }
+        return BrowserLoop(terminal: screen, pages: pages, title: feed.name, open: open).run()
     }
+}
+
+/// The browser's pages: the loader, with `--max-age` revalidating a stored page that is too old (it is
+/// still painted first, and still shown, stale, when the network fails).
+struct BrowsePages: PageSourcing {
+    let loader: PageLoader
+    let maxAge: Int?
+
+    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+        try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
+    }
+
+    func peekCachedPage(_ number: Int) -> Page? { loader.peekCachedPage(number) }
 }

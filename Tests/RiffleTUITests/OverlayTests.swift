@@ -6,29 +6,96 @@ import Testing
 @Suite("help and log overlays")
 struct OverlayTests {
     @Test func questionMarkShowsEveryKeyInACentredBox() {
-        // Given the list on a 50x20 screen
-        var state = Fixture.state(size: Size(width: 50, height: 20))
+        // Given the list on a 50x22 screen
+        var state = Fixture.state(size: Size(width: 50, height: 22))
         // When ? is pressed
         state.press("?")
         // Then a box lists the keys
         let lines = App.view(state).trimmedLines
-        #expect(lines[0] == " ┌─ keys ───────────────────────────────────────┐")
-        #expect(lines[1] == " │ j k ↑ ↓       move                           │")
-        #expect(lines[10] == " │ /             filter (Enter keep, Esc clear) │")
-        #expect(lines[17] == " │ any key closes                               │")
-        #expect(lines[18] == " └──────────────────────────────────────────────┘")
-        for key in ["n p", "Enter", "v", "o", "r", "R", "L", "?", "Esc q", "^u ^d", "PgUp PgDn"] {
+        #expect(lines[1] == " ┌─ keys ───────────────────────────────────────┐")
+        #expect(lines[2] == " │ j k ↑ ↓       move                           │")
+        #expect(lines[12] == " │ /             filter (Enter keep, Esc clear) │")
+        #expect(lines[19] == " │ any key closes                               │")
+        #expect(lines[20] == " └──────────────────────────────────────────────┘")
+        for key in ["n p", "Enter", "v", "Space", "o", "r", "R", "L", "?", "Esc q", "^u ^d", "PgUp PgDn"] {
             #expect(lines.contains { $0.hasPrefix(" │ \(key) ") }, "help lists \(key)")
         }
     }
 
     @Test(arguments: [Key.character("q"), .escape, .character("j"), .enter])
-    func anyKeyClosesTheHelpAndDoesNothingElse(key: Key) {
-        var state = Fixture.state()
+    func whenItFitsAnyKeyClosesTheHelpAndDoesNothingElse(key: Key) {
+        var state = Fixture.state(size: Size(width: 50, height: 22))
         state.press("?")
         let effects = state.press(key)
         #expect(state.overlay == nil)
         #expect(effects == [] && state.selection == 0 && !state.shouldQuit && state.mode == .list)
+    }
+
+    @Test func onASmallScreenTheHelpScrollsWithJAndK() {
+        // Given the help on a 50x12 screen: 8 of its 16 lines fit
+        var state = Fixture.state(size: Size(width: 50, height: 12))
+        state.press("?")
+        var lines = App.view(state).trimmedLines
+        #expect(lines[1] == " │ j k ↑ ↓       move                           │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 16 · other keys close    │")
+        // When j is pressed three times and ↑ once
+        state.press("j"); state.press("j"); state.press(.down); state.press(.up)
+        // Then the box shows lines 3-10, and the list under it has not moved
+        lines = App.view(state).trimmedLines
+        #expect(lines[1] == " │ PgUp PgDn     a screen up / down             │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 16 · other keys close   │")
+        #expect(state.selection == 0)
+        // And it stops at the last line
+        for _ in 0..<20 { state.press("j") }
+        lines = App.view(state).trimmedLines
+        #expect(lines[8] == " │ Esc q         back; q quits the list         │")
+        #expect(state.overlay == .help(scroll: 8))
+        // When another key is pressed, the help closes and the key does nothing else
+        #expect(state.press("q") == [] && state.overlay == nil && !state.shouldQuit)
+    }
+
+    /// Every key a browser might get, but for typing into the filter.
+    static let everyKey: [Key] = (0x20...0x7E).map { Key.character(Character(Unicode.Scalar($0)!)) }
+        + "abcdefghijklmnopqrstuvwxyz".map { Key.control($0) }
+        + [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .enter, .escape, .backspace, .tab, .delete]
+        + (1...12).map { Key.function($0) }
+
+    /// States a key may act in: the list on page 2 of two, with a kept filter, and an item taller
+    /// than the screen.
+    static func statesForKeys() throws -> [AppState] {
+        let fields = try JSONParser.parse(Data(("{" + (0..<40).map { #""k\#($0)": "v""# }.joined(separator: ",") + "}").utf8))
+        let first = Fixture.page(1, items: [Fixture.item("tall", fields: fields)] + Fixture.items(9))
+        var list = Fixture.state(pages: [first, Fixture.page(2)], size: Size(width: 50, height: 30))
+        list.press("j")
+        var filtered = list
+        filtered.press("/"); filtered.press("1"); filtered.press(.enter)
+        var detail = list
+        detail.press("g"); detail.press(.enter)
+        return [list, filtered, detail]
+    }
+
+    @Test func theHelpListsEveryKeyTheBrowserAnswers() throws {
+        let listed = Set(HelpOverlay.bindings.flatMap(\.keys))
+        let states = try Self.statesForKeys()
+        for key in Self.everyKey where !listed.contains(key) {
+            for var state in states {
+                let before = state
+                let effects = state.press(key)
+                #expect(state == before && effects.isEmpty, "\(key) does something but the help does not list it")
+            }
+        }
+    }
+
+    @Test func everyKeyTheHelpListsDoesSomething() throws {
+        let states = try Self.statesForKeys()
+        for key in HelpOverlay.bindings.flatMap(\.keys) {
+            let acts = states.contains { state in
+                var after = state
+                let effects = after.press(key)
+                return after != state || !effects.isEmpty
+            }
+            #expect(acts, "the help lists \(key), which does nothing")
+        }
     }
 
     @Test func mouseEventsDoNotReachTheListUnderABox() {
@@ -36,14 +103,14 @@ struct OverlayTests {
         state.press("?")
         state.send(.event(.mouseWheel(up: false)))
         state.send(.event(.mouseClick(x: 2, y: 4)))
-        #expect(state.selection == 0 && state.overlay == .help)
+        #expect(state.selection == 0 && state.overlay == .help(scroll: 0))
     }
 
     @Test func helpOpensFromTheDetailToo() {
         var state = Fixture.state()
         state.press(.enter)
         state.press("?")
-        #expect(state.overlay == .help)
+        #expect(state.overlay == .help(scroll: 0))
         state.press("x")
         #expect(state.overlay == nil && state.detail != nil)
     }

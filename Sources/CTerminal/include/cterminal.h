@@ -12,4 +12,9 @@ void riffle_terminal_guard_restore(void);
 /// can end cleanly; returns the last signal recorded (0 when none) and clears it.
 void riffle_quit_signals_install(void);
 int riffle_quit_signal_take(void);
+
+/// Whether the process was continued (SIGCONT, after Ctrl-Z and `fg`) since the last call; the
+/// handler is installed by riffle_quit_signals_install. ncurses repaints the screen from its own
+/// copy on resume, which holds blanks where the backend wrote grapheme clusters itself.
+int riffle_resumed_take(void);
 #endif

@@ -33,7 +33,7 @@ extension App {
         case .home, .character("g"): detail.scroll = 0
         case .end, .character("G"): detail.scroll = .max
         case .character("o"): return openLink(&state, detail.item)
-        case .character("?"): state.overlay = .help
+        case .character("?"): state.overlay = .help(scroll: 0)
         case .character("L"): state.overlay = .log
         default: return []
         }

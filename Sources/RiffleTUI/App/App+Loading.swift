@@ -25,6 +25,7 @@ extension App {
     }
 
     static func send(_ state: inout AppState, _ request: PageRequest) -> [Effect] {
+        if state.failure?.page == request.page { state.failure = nil }
         state.requests.append(request)
         return [.load(page: request.page, policy: request.policy)]
     }
@@ -40,6 +41,7 @@ extension App {
            // When the filter hides the whole page, the next item shown after it.
            let row = state.rows.firstIndex(where: { $0 >= start }) {
             select(&state, row)
+            bringSelectionToTop(&state)
             return []
         }
         guard !state.endOfFeed else {
@@ -63,6 +65,7 @@ extension App {
             return []
         }
         let request = state.requests.remove(at: i)
+        if state.failure?.page == page.number { state.failure = nil }
         noteSource(&state, page)
         if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
             replace(&state, at: k, with: LoadedPage(page))
@@ -82,7 +85,10 @@ extension App {
         if let jump = state.pendingJump {
             if jump > page.number, !state.endOfFeed { return appendNextPage(&state, explicit: true) }
             state.pendingJump = nil
-            if let row = state.firstRow(ofPage: page.number) { select(&state, row) }
+            if let row = state.firstRow(ofPage: page.number) {
+                select(&state, row)
+                bringSelectionToTop(&state)
+            }
         }
         keepSelectionVisible(&state)
         return []
@@ -119,7 +125,8 @@ extension App {
         keepSelectionVisible(&state)
     }
 
-    /// A load failed: a toast says so, and the list stays as it was.
+    /// A load failed: a toast says so, and the list stays as it was. When it was the next page (or the
+    /// first), the end of the list keeps saying why until it is retried.
     static func fail(_ state: inout AppState, page: Int, error: RiffleError) -> [Effect] {
         // A failure of a request nobody waits for any more is not news.
         guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
@@ -127,6 +134,7 @@ extension App {
         if request.purpose == .append {
             state.pendingJump = nil
             state.prefetchPaused = true
+            state.failure = LoadFailure(page: page, reason: "\(error)")
         }
         if error.isConnectivityFailure { state.isOffline = true }
         raise(&state, "page \(page): \(error)")

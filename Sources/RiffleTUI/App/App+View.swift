@@ -20,7 +20,7 @@ extension App {
             renderList(state, into: &buffer)
         }
         switch state.overlay {
-        case .help: HelpOverlay().render(into: &buffer, area: area)
+        case .help(let scroll): HelpOverlay(scroll: scroll).render(into: &buffer, area: area)
         case .log: LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
         case nil: break
         }
@@ -33,11 +33,11 @@ extension App {
         let list = Rect(x: 0, y: 1, width: area.width, height: listRows(for: state.size))
         let items = state.items
         let rows = state.rows
-        let emptyText = state.pages.isEmpty && !state.requests.isEmpty ? "loading…"
-            : state.isFiltering && !items.isEmpty ? "no matches" : "no items"
-        ListView(items: rows.map { items[$0] }, selection: state.selection, offset: state.scrollOffset, now: state.now,
-                 emptyText: emptyText, footer: footer(state)).render(into: &buffer, area: list)
-        ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: list)
+        var listView = ListView(items: rows.map { items[$0] }, lines: state.lines, selection: state.selection, offset: state.scrollOffset,
+                                now: state.now, emptyText: emptyText(state), footer: footer(state))
+        if !state.isAppending, state.failure != nil { listView.footerStyle = Style(.placeholder) }
+        listView.render(into: &buffer, area: list)
+        renderToasts(state, into: &buffer, list: list)
         let bottom = Rect(x: 0, y: area.height - 1, width: area.width, height: 1)
         if let filter = state.filter, filter.isEditing {
             FilterBar(query: filter.query, matches: rows.count).render(into: &buffer, area: bottom)
@@ -46,10 +46,45 @@ extension App {
         }
     }
 
-    /// The row under the last item: a spinner while the next page loads, or the end of the feed.
+    /// What an empty list says: loading, why the first page could not be loaded, or that nothing matches.
+    static func emptyText(_ state: AppState) -> String {
+        if state.pages.isEmpty {
+            if !state.requests.isEmpty { return "loading…" }
+            if let failure = state.failure { return "\(failure.message)\n\nr to retry" }
+        }
+        return state.isFiltering && !state.items.isEmpty ? "no matches" : "no items"
+    }
+
+    /// Toasts at the bottom of the list, or at its top when they would cover the selected row there;
+    /// when neither side has room for all of them, the newest that fit on the roomier side.
+    static func renderToasts(_ state: AppState, into buffer: inout Buffer, list: Rect) {
+        let messages = state.visibleToasts.map(\.message)
+        guard !messages.isEmpty else { return }
+        guard state.lineOfRow.indices.contains(state.selection) else {
+            ToastStack(messages: messages).render(into: &buffer, area: list)
+            return
+        }
+        let selected = list.y + state.lineOfRow[state.selection] - state.scrollOffset
+        let above = max(0, min(list.height, selected - list.y))
+        let below = max(0, min(list.height, list.maxY - selected - 1))
+        if messages.count <= below || below >= above {
+            ToastStack(messages: messages).render(into: &buffer, area: Rect(x: list.x, y: list.maxY - below, width: list.width, height: below))
+        } else {
+            let shown = min(messages.count, above)
+            ToastStack(messages: messages).render(into: &buffer, area: Rect(x: list.x, y: list.y, width: list.width, height: shown))
+        }
+    }
+
+    /// The row under the last item: a spinner while the next page loads, why it could not be loaded,
+    /// or the end of the feed.
     static func footer(_ state: AppState) -> String? {
         if state.isAppending {
             return "\(Spinner(frame: state.spinnerFrame).symbol) loading page \(state.nextPageNumber)…"
+        }
+        if let failure = state.failure {
+            // The way out is what must stay readable: the reason is cut first.
+            let retry = " · r to retry"
+            return TextWidth.truncate(Sanitizer.clean(failure.message), to: state.size.width - 2 - TextWidth.width(of: retry)) + retry
         }
         return state.endOfFeed ? "end of feed" : nil
     }

@@ -24,8 +24,9 @@ public struct DetailState: Sendable, Equatable {
 
 /// A box drawn over the screen; the keys go to it while it is open.
 public enum Overlay: Sendable, Equatable {
-    /// Every key and what it does (`?`); any key closes it.
-    case help
+    /// Every key and what it does (`?`), from binding `scroll` on. When it does not fit the screen
+    /// j, k and the arrows scroll it; any other key closes it.
+    case help(scroll: Int)
     /// Every message raised so far (`L`); Esc closes it.
     case log
 }

@@ -66,6 +66,24 @@ public struct PageRequest: Sendable, Equatable {
     }
 }
 
+/// A page load that failed and that nothing has replaced since: the list says why, with "r to retry",
+/// after the toast has faded.
+public struct LoadFailure: Sendable, Equatable {
+    /// The page that could not be loaded.
+    public var page: Int
+    /// Why, in one line.
+    public var reason: String
+
+    /// A failure to load `page`.
+    public init(page: Int, reason: String) {
+        self.page = page
+        self.reason = reason
+    }
+
+    /// "page 3: HTTP 500 Internal Server Error".
+    public var message: String { "page \(page): \(reason)" }
+}
+
 /// Whether a page is on its way.
 public enum LoadState: Sendable, Equatable {
     /// Nothing is being fetched.

@@ -23,17 +23,24 @@ public struct AppState: Sendable, Equatable {
     public private(set) var items: [Item] = []
     /// The list's rows: indices into `items` of the items that match the filter (all without one).
     public private(set) var rows: [Int] = []
+    /// What the list draws, top to bottom: the rows, with a "page N" boundary before the first row of
+    /// each page after the first one shown.
+    public private(set) var lines: [ListView.Line] = []
+    /// The index in `lines` of each row.
+    public private(set) var lineOfRow: [Int] = []
     /// Set when a page came back empty: there is nothing after the last loaded page.
     public var endOfFeed = false
     /// The highlighted row, an index into `rows` (the items the filter lets through).
     public var selection: Int = 0
-    /// The index of the first row drawn in the list.
+    /// The index in `lines` of the first line drawn in the list.
     public var scrollOffset: Int = 0
     /// Requests in flight, oldest first. Only answers to these are used; anything else is stale.
     public var requests: [PageRequest] = []
     /// The page whose first item to select when it arrives (after `n` or moving past the end).
     /// A later jump or an explicit move supersedes it.
     public var pendingJump: Int?
+    /// The load of the page after the last one that failed, until it is asked for again or arrives.
+    public var failure: LoadFailure?
     /// Set when a background load failed, so moving does not retry it on every key press; an
     /// explicit request or a loaded page clears it.
     public var prefetchPaused = false
@@ -75,6 +82,23 @@ extension AppState {
             rows = items.indices.filter { FilterState.matches(items[$0], query: query) }
         } else {
             rows = Array(items.indices)
+        }
+        lines = []
+        lines.reserveCapacity(rows.count + pages.count)
+        lineOfRow = []
+        lineOfRow.reserveCapacity(rows.count)
+        var page = pages.startIndex
+        var pageEnd = pages.first?.items.count ?? 0
+        var lastPageShown: Int?
+        for (row, index) in rows.enumerated() {
+            while index >= pageEnd, page + 1 < pages.endIndex {
+                page += 1
+                pageEnd += pages[page].items.count
+            }
+            if let lastPageShown, lastPageShown != page { lines.append(.pageBoundary(pages[page].number)) }
+            lastPageShown = page
+            lineOfRow.append(lines.count)
+            lines.append(.item(row: row))
         }
     }
 

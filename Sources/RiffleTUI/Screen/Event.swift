@@ -26,4 +26,8 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ buffer: Buffer)
     /// The next event, waiting at most `timeoutMilliseconds`; nil when none arrived.
     func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent?
+    /// The signal asking the program to end (SIGINT, SIGTERM, SIGHUP) received since the last call, or nil.
+    func takeQuitSignal() -> Int32?
+    /// Puts the terminal back as it was before the program started. Safe to call more than once.
+    func restore()
 }

@@ -1,40 +1,107 @@
-/// A `TerminalBackend` for tests: keeps the last frame drawn and hands out queued events.
+import Foundation
+
+/// A `TerminalBackend` for tests: keeps the frames drawn and hands out queued events, waiting for
+/// them as a real terminal would. A run loop may use it on one thread while a test sends keys and
+/// reads frames on another.
 ///
 /// ```swift
 /// let terminal = InMemoryTerminal(size: Size(width: 40, height: 8), events: [.key(.down)])
 /// terminal.draw(App.view(state))
 /// terminal.lastFrame?.description
 /// ```
-public final class InMemoryTerminal: TerminalBackend {
-    /// The size it reports; changed by a queued resize.
-    public private(set) var size: Size
-    /// The last buffer drawn; nil before the first frame.
-    public private(set) var lastFrame: Buffer?
-    /// How many frames were drawn.
-    public private(set) var drawCount = 0
-    /// Events still to be returned by `nextEvent`, first one next.
-    public private(set) var pendingEvents: [TerminalEvent]
+public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
+    // @unchecked: every stored property after `condition` is read and written with it locked.
+    private let condition = NSCondition()
+    private var _size: Size
+    private var _frames: [Buffer] = []
+    private var _drawCount = 0
+    private var _pendingEvents: [TerminalEvent]
+    private var _quitSignals: [Int32] = []
+    private var _restoreCount = 0
 
     /// A terminal of `size` that will hand out `events` in order.
     public init(size: Size, events: [TerminalEvent] = []) {
-        self.size = size
-        self.pendingEvents = events
+        _size = size
+        _pendingEvents = events
     }
 
-    /// Keeps `buffer` as `lastFrame`.
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    /// The size it reports; changed by a queued resize.
+    public var size: Size { locked { _size } }
+    /// The last buffer drawn; nil before the first frame.
+    public var lastFrame: Buffer? { locked { _frames.last } }
+    /// Every frame drawn that differs from the one before it, first one first.
+    public var frames: [Buffer] { locked { _frames } }
+    /// How many frames were drawn.
+    public var drawCount: Int { locked { _drawCount } }
+    /// Events still to be returned by `nextEvent`, first one next.
+    public var pendingEvents: [TerminalEvent] { locked { _pendingEvents } }
+    /// Whether `restore()` was called.
+    public var isRestored: Bool { locked { _restoreCount > 0 } }
+
+    /// Keeps `buffer` as `lastFrame` (and in `frames` when it differs from the last one).
     public func draw(_ buffer: Buffer) {
-        lastFrame = buffer
-        drawCount += 1
+        locked {
+            if _frames.last != buffer { _frames.append(buffer) }
+            _drawCount += 1
+            condition.broadcast()
+        }
     }
 
-    /// Pops the next queued event without waiting; nil when the queue is empty.
+    /// The next queued event, waiting up to `timeoutMilliseconds` for one; nil when none came.
     public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
-        pendingEvents.isEmpty ? nil : pendingEvents.removeFirst()
+        let deadline = Date(timeIntervalSinceNow: Double(max(0, timeoutMilliseconds)) / 1000)
+        return locked {
+            while _pendingEvents.isEmpty, _quitSignals.isEmpty, condition.wait(until: deadline) {}
+            return _pendingEvents.isEmpty ? nil : _pendingEvents.removeFirst()
+        }
     }
 
     /// Queues an event; a resize also changes `size`, as a real terminal's would.
     public func send(_ event: TerminalEvent) {
-        pendingEvents.append(event)
-        if case .resize(let newSize) = event { size = newSize }
+        locked {
+            _pendingEvents.append(event)
+            if case .resize(let newSize) = event { _size = newSize }
+            condition.broadcast()
+        }
+    }
+
+    /// Delivers a signal such as SIGTERM, as the ncurses terminal reports one.
+    public func sendQuitSignal(_ signal: Int32) {
+        locked {
+            _quitSignals.append(signal)
+            condition.broadcast()
+        }
+    }
+
+    public func takeQuitSignal() -> Int32? {
+        locked { _quitSignals.isEmpty ? nil : _quitSignals.removeFirst() }
+    }
+
+    /// Records that the terminal was put back.
+    public func restore() {
+        locked {
+            _restoreCount += 1
+            condition.broadcast()
+        }
+    }
+
+    /// Waits up to `timeout` seconds for a frame for which `matches` holds: the last one drawn or one
+    /// drawn after it. Returns that frame, or nil when none came in time.
+    public func waitForFrame(timeout: TimeInterval = 10, where matches: (Buffer) -> Bool) -> Buffer? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        return locked {
+            var next = max(0, _frames.count - 1)
+            while true {
+                if let frame = _frames[next...].first(where: matches) { return frame }
+                next = _frames.count
+                if !condition.wait(until: deadline) { return _frames[next...].first(where: matches) }
+            }
+        }
     }
 }

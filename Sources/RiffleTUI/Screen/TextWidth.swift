@@ -22,18 +22,37 @@ public enum TextWidth {
     /// Makes sure the locale is ready (the terminal calls this before `initscr`).
     public static func prepare() { _ = localeReady }
 
-    /// Columns taken by one grapheme: 0, 1 or 2.
+    /// Columns taken by one grapheme (an extended grapheme cluster, with all its code points): 0, 1 or 2.
+    ///
+    /// A cluster is as wide as its first code point, except that a pair of regional indicators (a flag,
+    /// 🇺🇦) and anything carrying the emoji presentation selector U+FE0F (❤️, 1️⃣) take two columns, and
+    /// a cluster that starts with a zero-width code point but holds more takes one. So 👨‍👩‍👧‍👦 and 👍🏽 are
+    /// two columns, e + U+0301 is one.
     public static func width(of character: Character) -> Int {
         _ = localeReady
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-        let w = Int(riffle_wcwidth(first.value))
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        let isSingle = scalars.index(after: scalars.startIndex) == scalars.endIndex
+        if isSingle && first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
+        if !isSingle {
+            if isRegionalIndicator(first) && scalars.dropFirst().allSatisfy(isRegionalIndicator) { return 2 }
+            if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        }
+        let w = columns(of: first)
         if w < 0 { return 1 }  // unprintable: the sanitiser replaces these before drawing
-        if w == 0 { return character.unicodeScalars.count > 1 ? 1 : 0 }
-        // An emoji presentation selector makes a text-style symbol wide (❤️, ☀️).
-        if w == 1 && character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if w == 0 { return isSingle ? 0 : 1 }
         return min(w, 2)
     }
+
+    /// `wcwidth` of one code point: 0, 1, 2, or -1 when it is not printable. What ncurses measures a
+    /// cell by, so the terminal backend can tell when the two disagree.
+    public static func columns(of scalar: Unicode.Scalar) -> Int {
+        _ = localeReady
+        if scalar.value < 0x7F { return scalar.value < 0x20 ? -1 : 1 }
+        return Int(riffle_wcwidth(scalar.value))
+    }
+
+    static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool { (0x1F1E6...0x1F1FF).contains(scalar.value) }
 
     /// Columns taken by `text`.
     public static func width(of text: some StringProtocol) -> Int {

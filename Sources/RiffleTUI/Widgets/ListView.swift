@@ -2,25 +2,44 @@ import Foundation
 import RiffleKit
 
 /// The list of items: one row each, the title then its details and age, dimmer; the selected row
-/// highlighted across the whole width. Rows are cut with "…" at the right edge, never wrapped.
+/// highlighted across the whole width; a thin "page N" line where pages meet. Rows are cut with "…"
+/// at the right edge, never wrapped.
 public struct ListView: Sendable {
+    /// One line of the list.
+    public enum Line: Sendable, Equatable {
+        /// The item `items[row]`.
+        case item(row: Int)
+        /// Where page `number` begins.
+        case pageBoundary(Int)
+
+        /// Whether this is a "page N" line.
+        public var isPageBoundary: Bool {
+            if case .pageBoundary = self { true } else { false }
+        }
+    }
+
     /// The rows, in order.
     public var items: [Item]
+    /// What is drawn, top to bottom; one `.item` line per item when nil.
+    public var lines: [Line]?
     /// Index of the highlighted item; nil for none.
     public var selection: Int?
-    /// Index of the first item drawn.
+    /// Index (in `lines`) of the first line drawn.
     public var offset: Int
     /// The clock for relative ages.
     public var now: Date
-    /// Drawn centred when there are no items.
+    /// Drawn centred when there are no items; "\n" starts a new line, and long lines wrap.
     public var emptyText: String
-    /// A dim row after the last item, e.g. "⠋ loading page 3…" or "end of feed".
+    /// A row after the last item, e.g. "⠋ loading page 3…" or "end of feed".
     public var footer: String?
+    /// How the footer is drawn; dim unless set.
+    public var footerStyle = Style(.dim, dim: true)
 
-    /// A list of `items`; `footer` is drawn after the last one.
-    public init(items: [Item], selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
+    /// A list of `items` drawn as `lines` (one per item when nil); `footer` is drawn after the last one.
+    public init(items: [Item], lines: [Line]? = nil, selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
                 footer: String? = nil) {
         self.items = items
+        self.lines = lines
         self.selection = selection
         self.offset = offset
         self.now = now
@@ -30,27 +49,53 @@ public struct ListView: Sendable {
 
     /// The dim text after an item's title: its details and the age of `createdAt`.
     public static func details(of item: Item, now: Date) -> String {
-        var parts = item.details
+        var parts = item.details.map(singular)
         if let createdAt = item.createdAt { parts.append(Timestamp.age(of: createdAt, now: now)) }
         return parts.joined(separator: " · ")
     }
 
-    /// Draws the visible rows into `area`, or `emptyText` centred when there are none.
+    /// Counts the feed's fields give in the plural, "1 points" from a score of 1, read as "1 point".
+    static func singular(_ detail: String) -> String {
+        guard detail.hasPrefix("1 "), let unit = pluralUnits[detail.dropFirst(2)] else { return detail }
+        return "1 " + unit
+    }
+
+    /// The units item details are counted in, and their singulars.
+    static let pluralUnits: [Substring: String] = [
+        "points": "point", "comments": "comment", "stars": "star", "reactions": "reaction", "votes": "vote",
+        "replies": "reply", "answers": "answer", "likes": "like", "upvotes": "upvote", "items": "item",
+    ]
+
+    /// Draws the visible lines into `area`, or `emptyText` centred when there are no items.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         guard !items.isEmpty else {
-            Centered(text: emptyText, style: Style(.placeholder, dim: true)).render(into: &buffer, area: area)
+            Centered(text: emptyText, style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: area)
             return
         }
+        let count = lines?.count ?? items.count
         for row in 0..<area.height {
             let index = offset + row
-            if index == items.count, let footer {
-                buffer.write(footer, x: area.x + 1, y: area.y + row, maxWidth: area.width - 2, style: Style(.dim, dim: true))
+            let line = Rect(x: area.x, y: area.y + row, width: area.width, height: 1)
+            if index == count, let footer {
+                buffer.write(footer, x: area.x + 1, y: line.y, maxWidth: area.width - 2, style: footerStyle)
             }
-            guard index >= 0, index < items.count else { break }
-            renderRow(items[index], selected: index == selection, into: &buffer,
-                      area: Rect(x: area.x, y: area.y + row, width: area.width, height: 1))
+            guard index >= 0, index < count else { break }
+            switch lines?[index] ?? .item(row: index) {
+            case .item(let item):
+                renderRow(items[item], selected: item == selection, into: &buffer, area: line)
+            case .pageBoundary(let number):
+                renderBoundary(page: number, into: &buffer, area: line)
+            }
         }
+    }
+
+    /// "─ page 3 ────": thin, dim, across the row.
+    func renderBoundary(page number: Int, into buffer: inout Buffer, area: Rect) {
+        let style = Style(.dim, dim: true)
+        let label = "─ page \(number) "
+        let used = buffer.write(label, x: area.x + 1, y: area.y, maxWidth: area.width - 2, style: style)
+        for x in area.x + 1 + used..<max(area.x + 1 + used, area.maxX - 1) { buffer.set(x, area.y, Cell("─", style: style)) }
     }
 
     func renderRow(_ item: Item, selected: Bool, into buffer: inout Buffer, area: Rect) {
@@ -67,15 +112,21 @@ public struct ListView: Sendable {
     }
 }
 
-/// One line of text centred in an area (vertically and horizontally).
+/// Lines of text centred in an area (vertically and horizontally); "\n" starts a line, and lines
+/// longer than the area less `margin` columns each side wrap.
 struct Centered: Sendable {
     var text: String
     var style: Style
+    var margin = 0
 
     func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
-        let width = min(TextWidth.width(of: Sanitizer.clean(text)), area.width)
-        buffer.write(text, x: area.x + (area.width - width) / 2, y: area.y + (area.height - 1) / 2,
-                     maxWidth: area.width, style: style)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { TextWrap.wrap(String($0), width: max(1, area.width - 2 * margin)) }
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (row, line) in lines.prefix(area.height).enumerated() {
+            let width = min(TextWidth.width(of: line), area.width)
+            buffer.write(line, x: area.x + (area.width - width) / 2, y: top + row, maxWidth: area.width, style: style)
+        }
     }
 }
