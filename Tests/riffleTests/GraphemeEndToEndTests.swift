@@ -2,7 +2,7 @@ import DemoServer
 import Foundation
 import Testing
 
-@Suite("riffle draws whole graphemes in a real terminal (tmux)", .serialized, .enabled(if: TmuxSession.isAvailable))
+@Suite("riffle draws whole graphemes in a real terminal (tmux)", .serialized)
 struct GraphemeEndToEndTests {
     /// Two flags (four regional indicators), and an e with a combining acute accent.
     static let feed = #"[{"id": 1, "title": "A🇺🇦🇪🇺B two flags", "author": "ann"}, {"id": 2, "title": "cafe\u0301 done", "author": "bob"}]"#
