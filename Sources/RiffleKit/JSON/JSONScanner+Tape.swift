@@ -18,10 +18,11 @@ struct TapeEntry {
     var flags: UInt8 = 0
 }
 
-/// The tape pass: one walk over the bytes that checks them exactly as `parseDocument` does (the
-/// same helpers, the same errors and offsets) but builds no values. Strings are recorded by
-/// position and decoded only when someone reads them.
+/// The tape pass: one walk over the bytes that checks them (RFC 8259, strictly; see `JSONParser`)
+/// and builds no values. Strings are recorded by position and decoded only when someone reads them;
+/// `TapeReader.value` builds a `JSONValue` from the tape when one is wanted.
 extension JSONScanner {
+    /// Checks a whole document and records its values in `tape`, in document order.
     mutating func scanDocument(into tape: inout [TapeEntry]) throws(JSONParser.Error) {
         guard count < Int(UInt32.max) else { throw error("document larger than 4 GB", at: 0) }
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
@@ -349,12 +350,6 @@ extension JSONScanner {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(b &- UInt8(ascii: "A") &+ 10)
         default: 16
         }
-    }
-
-    /// The value that starts at byte `offset`, built in full (a tape node being materialised).
-    mutating func parseValue(at offset: Int) throws(JSONParser.Error) -> JSONValue {
-        index = offset
-        return try parseValue(depth: 0)
     }
 
     /// The text of the string whose opening quote is at byte `offset`, unescaped.

@@ -196,7 +196,7 @@ public actor PageLoader {
             return try parse(body, stored: value.source != .network)
         }
         // From headers and a body that were redacted before storing (`Feed.redacted`), so no query key.
-        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document ?? .null)
+        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document)
         if value.source == .network || value.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
                                               etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
