@@ -117,6 +117,16 @@ public struct Feed: Sendable, Hashable {
         return components.url ?? url
     }
 
+    /// The page size the page URLs ask for (`per_page=30`, `limit=25`, an offset feed's limit), when
+    /// they say: a page's `total` is reached when the pages before it and its own items add up to it.
+    var requestedPageSize: Int? {
+        if case .offset(let limit) = pagination.style { return limit }
+        guard let items = URLComponents(url: url(forPage: 1), resolvingAgainstBaseURL: false)?.queryItems else { return nil }
+        let names: Set = ["per_page", "perPage", "page_size", "pageSize", "pagesize", "limit", "_limit", "size", "hitsPerPage",
+                          "maxResults", "pagelen", "count", "rows"]
+        return items.lazy.filter { names.contains($0.name) }.compactMap { $0.value.flatMap { Int($0) } }.first { $0 > 0 }
+    }
+
     /// What is wrong with a feed URL template; each reads as one line.
     public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingPlaceholder(String)

@@ -17,7 +17,10 @@ extension PageLoader {
     /// or a sequential feed's page gave no next URL.
     /// - Parameter known: whether `next` was recorded (metadata present); without it a sequential feed cannot tell.
     nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool) -> Bool {
-        if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document) { return true }
+        if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document, itemsAt: parsed.array, page: number,
+                                                            itemCount: parsed.items.count, pageSize: feed.requestedPageSize) {
+            return true
+        }
         return feed.pagination.isSequential && known && next == nil
     }
 

@@ -91,12 +91,6 @@ public struct Pagination: Sendable, Hashable {
         }
     }
 
-    /// Whether the page body says it is the last one (`hasMorePath` is `false`).
-    public func saysLast(_ document: JSONDocument) -> Bool {
-        guard let hasMorePath else { return false }
-        return document.scalar(atPath: hasMorePath)?.boolValue == false
-    }
-
     /// The target of `rel="next"` in an RFC 8288 `Link` header value, e.g.
     /// `<https://api.github.com/…?page=2>; rel="next", <…>; rel="last"`.
     ///
