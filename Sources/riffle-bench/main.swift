@@ -73,13 +73,16 @@ struct CodablePage: Decodable {
 
 // `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
-// stored-page path; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
+// stored-page path; `profile-parse`: `JSONParser.parse`, a whole `JSONValue`; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
 // lookups of pages that are not stored); `riffle-bench cold`: the serial cold load alone, for tracing.
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
+} else if wanted.contains("profile-parse") {
+    let data = FeedFixture.page()
+    for _ in 0..<5_000 { blackHole(try JSONParser.parse(data)) }
 } else if wanted.contains("profile-stored") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(inStoredPage: data)) }

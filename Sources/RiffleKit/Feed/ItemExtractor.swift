@@ -102,15 +102,21 @@ extension ItemExtractor {
     /// `…/api/v2/…`): the guessed link is one a person would open.
     static func isAPIEndpoint(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { b in
-            func has(_ word: StaticString, at i: Int) -> Bool {
-                i + word.utf8CodeUnitCount <= b.count && memcmp(b.baseAddress! + i, word.utf8Start, word.utf8CodeUnitCount) == 0
-            }
-            guard let colon = b.firstIndex(of: UInt8(ascii: ":")), has("//", at: colon + 1) else { return false }
-            let host = colon + 3
-            if has("api.", at: host) { return true }
-            guard let slash = b[host...].firstIndex(of: UInt8(ascii: "/")) else { return false }
-            return has("/api/", at: slash) || (slash + 4 == b.count && has("/api", at: slash))
+        return text.withUTF8(isAPIEndpoint)
+    }
+
+    /// `isAPIEndpoint` of a URL's UTF-8 bytes.
+    static func isAPIEndpoint(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        func has(_ word: StaticString, at i: Int) -> Bool {
+            i + word.utf8CodeUnitCount <= b.count && memcmp(b.baseAddress! + i, word.utf8Start, word.utf8CodeUnitCount) == 0
         }
+        var colon = 0
+        while colon < b.count, b[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard has("://", at: colon) else { return false }
+        let host = colon + 3
+        if has("api.", at: host) { return true }
+        var slash = host
+        while slash < b.count, b[slash] != UInt8(ascii: "/") { slash += 1 }
+        return has("/api/", at: slash) || (slash + 4 == b.count && has("/api", at: slash))
     }
 }

@@ -290,10 +290,12 @@ struct ItemReader {
         let bytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
         guard bytes.count >= 4, bytes[0] == UInt8(ascii: "h"), bytes[1] == UInt8(ascii: "t"), bytes[2] == UInt8(ascii: "t"),
               bytes[3] == UInt8(ascii: "p") else { return nil }
+        if guessed, entry.flags & TapeEntry.escaped == 0, ItemExtractor.isAPIEndpoint(bytes) { return nil }
         let text = r.string(v)
         // A non-ASCII byte after "http" could start a combining mark: `isHTTP` asks `Character`.
         guard bytes.count == 4 || bytes[4] < 0x80 || ItemExtractor.isHTTP(text) else { return nil }
-        guard !guessed || !ItemExtractor.isAPIEndpoint(text) else { return nil }
+        // An escaped URL (`https:\/\/api.x.org`) is judged once unescaped.
+        guard !guessed || entry.flags & TapeEntry.escaped == 0 || !ItemExtractor.isAPIEndpoint(text) else { return nil }
         return text
     }
 
@@ -321,15 +323,12 @@ struct ItemReader {
         let digits = UnsafeBufferPointer(start: r.base + start, count: end &- start)
         guard unit >= 0 else { return String(decoding: digits, as: UTF8.self) }
         let one = digits.count == 1 && digits[0] == UInt8(ascii: "1")
-        var name = rules.units[one ? unit : unit &+ 1]
+        let name = rules.unit(one ? unit : unit &+ 1)
         // Built in one piece from the digits where they lie.
-        return name.withUTF8 { name in
-            String(unsafeUninitializedCapacity: digits.count &+ 1 &+ name.count) { out in
-                _ = out.initialize(from: digits)
-                out[digits.count] = UInt8(ascii: " ")
-                _ = UnsafeMutableBufferPointer(rebasing: out[(digits.count &+ 1)...]).initialize(from: name)
-                return digits.count &+ 1 &+ name.count
-            }
+        return String(unsafeUninitializedCapacity: digits.count &+ name.count) { out in
+            out.baseAddress!.initialize(from: digits.baseAddress!, count: digits.count)
+            (out.baseAddress! + digits.count).initialize(from: name.baseAddress!, count: name.count)
+            return digits.count &+ name.count
         }
     }
 

@@ -65,8 +65,10 @@ struct ItemRules: Sendable {
     /// Per part, its paths as `[unit, length, key numbers...]`; the first `Part.allCases.count + 1`
     /// entries are where each part's paths start.
     private let program: [Int]
-    /// Score and comment units, singular at the number `program` gives and plural after it; -1 for none.
-    let units: [String]
+    /// Score and comment units, singular at the number `program` gives and plural after it; -1 for
+    /// none. Each is `" point"`-style UTF-8 (a leading space) in `unitBytes`, at `unitOffsets[n] ..< unitOffsets[n + 1]`.
+    private let unitBytes: [UInt8]
+    private let unitOffsets: [Int]
     /// `titleFlag`/`timeFlag` per key number: keys that begin a title or a time path.
     private let flags: [UInt8]
     let lookInto: [Int]
@@ -110,7 +112,8 @@ struct ItemRules: Sendable {
         for n in firstKeys[.time] ?? [] { flags[n] |= Self.timeFlag }
         self.keys = KeyTable(keys)
         self.program = program
-        self.units = unitNames
+        unitBytes = unitNames.flatMap { Array((" " + $0).utf8) }
+        unitOffsets = unitNames.reduce(into: [0]) { offsets, name in offsets.append(offsets.last! + name.utf8.count + 1) }
         self.flags = flags
     }
 
@@ -121,10 +124,13 @@ struct ItemRules: Sendable {
                 flags.withUnsafeBufferPointer { flags in
                     lookInto.withUnsafeBufferPointer { lookInto in
                         wrappers.withUnsafeBufferPointer { wrappers in
-                            units.withUnsafeBufferPointer { units in
-                                let view = View(matcher: matcher, program: program.baseAddress!, flags: flags.baseAddress!,
-                                                lookInto: lookInto, wrappers: wrappers, units: units)
-                                do throws(E) { return .success(try body(view)) } catch { return .failure(error) }
+                            unitBytes.withUnsafeBufferPointer { unitBytes in
+                                unitOffsets.withUnsafeBufferPointer { unitOffsets in
+                                    let view = View(matcher: matcher, program: program.baseAddress!, flags: flags.baseAddress!,
+                                                    lookInto: lookInto, wrappers: wrappers, unitBytes: unitBytes.baseAddress!,
+                                                    unitOffsets: unitOffsets.baseAddress!)
+                                    do throws(E) { return .success(try body(view)) } catch { return .failure(error) }
+                                }
                             }
                         }
                     }
@@ -142,8 +148,13 @@ struct ItemRules: Sendable {
         /// Key numbers of the objects looked into, and of the wrappers, in order.
         let lookInto: UnsafeBufferPointer<Int>
         let wrappers: UnsafeBufferPointer<Int>
-        /// The units of score and comment paths: singular at a path's unit number, plural after it.
-        let units: UnsafeBufferPointer<String>
+        fileprivate let unitBytes: UnsafePointer<UInt8>
+        fileprivate let unitOffsets: UnsafePointer<Int>
+
+        /// Unit `n` as UTF-8 with a leading space (" point"): singular at a path's unit number, plural after it.
+        @inline(__always) func unit(_ n: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: unitBytes + unitOffsets[n], count: unitOffsets[n &+ 1] &- unitOffsets[n])
+        }
 
         /// The `titleFlag`/`timeFlag` bits of key `number`.
         @inline(__always) func flags(of number: Int) -> UInt8 { flags[number] }

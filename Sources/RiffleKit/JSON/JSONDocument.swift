@@ -27,7 +27,8 @@ public final class JSONDocument: Sendable {
 
     /// The document's bytes, exactly as given.
     public let data: Data
-    /// What the tape pass checked; `.structure` documents read their strings leniently.
+    /// What the tape pass checked. Strings are always read without checking them again: a `.full`
+    /// pass checked them, and a `.structure` one leaves them to the lenient reading.
     public let validation: Validation
     let tape: [TapeEntry]
 
@@ -66,8 +67,7 @@ public final class JSONDocument: Sendable {
         let result: Result<R, E> = data.withUnsafeBytes { raw in
             tape.withUnsafeBufferPointer { tape in
                 // The initialiser rejected empty data, so there is a base address.
-                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape,
-                                        lenient: validation == .structure)
+                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape)
                 do throws(E) { return .success(try body(reader)) } catch { return .failure(error) }
             }
         }

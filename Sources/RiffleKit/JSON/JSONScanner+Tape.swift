@@ -1,3 +1,5 @@
+import Foundation
+
 /// One value or object key of a document, as the tape pass records it.
 ///
 /// 12 bytes, so a page's tape stays small and cache-friendly; documents are limited to 4 GB.
@@ -352,9 +354,27 @@ extension JSONScanner {
         }
     }
 
-    /// The text of the string whose opening quote is at byte `offset`, unescaped.
-    mutating func parseString(at offset: Int) throws(JSONParser.Error) -> String {
-        index = offset
-        return try parseString()
+    /// The text of a string the tape pass recorded: its opening quote at `start`, its closing one
+    /// at `end`. The pass found where it ends and (for `.full`) checked it, so this only copies the
+    /// runs between backslashes (found with `memchr`) and decodes each escape, leniently: for checked
+    /// bytes that is the same text, for unchecked ones malformed escapes become U+FFFD and invalid
+    /// UTF-8 is repaired by `String(decoding:)`. Never throws, never reads past `end`.
+    mutating func recordedString(from start: Int, to end: Int) -> String {
+        scratch.removeAll()
+        var i = start &+ 1
+        while i < end {
+            guard let found = memchr(base + i, 0x5C, end &- i) else {
+                scratch.append(UnsafeBufferPointer(start: base + i, count: end &- i))
+                break
+            }
+            let backslash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+            scratch.append(UnsafeBufferPointer(start: base + i, count: backslash &- i))
+            index = backslash
+            // The tape pass ended the string at `end`, so an escape here has its next byte; the
+            // lenient reading consumes exactly what that pass skipped, and never the closing quote.
+            do throws(JSONParser.Error) { try parseEscapeLeniently() } catch { break }
+            i = index
+        }
+        return String(decoding: scratch.bytes, as: UTF8.self)
     }
 }

@@ -1,6 +1,6 @@
 /// The one JSON reader: the tape pass (`JSONScanner+Tape.swift`) checks a document and records
-/// where each value is; the string helpers here check and decode strings, for that pass and for
-/// reading a recorded string later (`TapeReader.string`). `JSONParser` and `JSONDocument` both
+/// where each value is; the helpers here check numbers, UTF-8 and escapes for that pass and decode
+/// escapes when a recorded string is read later (`TapeReader.string`). `JSONParser` and `JSONDocument` both
 /// stand on it, so they accept and reject exactly the same documents.
 ///
 /// Speed matters here (a cached page must decode in about 0.1 ms), so it reads through a raw
@@ -10,10 +10,8 @@ struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var index = 0
-    /// Read strings without checking their contents (a `.structure` document, whose tape pass only
-    /// found where each string ends): invalid UTF-8 is left for `String(decoding:)` to repair,
-    /// malformed escapes become U+FFFD, control characters are kept. Never throws for a string's
-    /// contents, only for running out of bytes.
+    /// Scan strings without checking their contents (a `.structure` pass, `scanStoredString`): only
+    /// where each ends is found; reading them later repairs invalid UTF-8 and malformed escapes.
     var lenientStrings = false
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
     let scratch: ByteBuffer
@@ -77,48 +75,6 @@ struct JSONScanner {
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
     // MARK: Strings
-
-    /// Reads a string starting at its opening quote.
-    ///
-    /// Plain runs are found eight bytes at a time; a string without escapes becomes a `String`
-    /// straight from the input, one with escapes is assembled in `scratch`.
-    mutating func parseString() throws(JSONParser.Error) -> String {
-        index &+= 1
-        var runStart = index
-        var escaped = false
-        while true {
-            while index &+ 8 <= count, !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index &+= 8
-            }
-            guard index < count else { throw error("unterminated string") }
-            let b = base[index]
-            if b == UInt8(ascii: "\"") {
-                let run = UnsafeBufferPointer(start: base + runStart, count: index &- runStart)
-                index &+= 1
-                // The bytes were validated above; `String(decoding:)` only re-checks them, quickly.
-                if !escaped { return String(decoding: run, as: UTF8.self) }
-                scratch.append(run)
-                return String(decoding: scratch.bytes, as: UTF8.self)
-            } else if b == UInt8(ascii: "\\") {
-                if !escaped { scratch.removeAll(); escaped = true }
-                scratch.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
-                if lenientStrings { try parseEscapeLeniently() } else { try parseEscape() }
-                runStart = index
-            } else if b < 0x20 {
-                if lenientStrings { index &+= 1; continue }
-                throw error(b == 0 ? "NUL byte in string (use \\u0000)" : "control character in string (escape it)")
-            } else if b >= 0x80 {
-                // Lenient: a bad sequence is repaired to U+FFFD by `String(decoding:)` at the end.
-                if lenientStrings { index &+= 1 } else { try skipUTF8Sequence(lead: b) }
-            } else {
-                index &+= 1
-            }
-        }
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash, a control character or non-ASCII.
-    /// False positives are harmless (the byte loop looks again); there are no false negatives.
-    @inline(__always) static func needsAttention(_ w: UInt64) -> Bool { attentionMask(w) != 0 }
 
     /// The high bit of each of eight bytes (little-endian) that may need attention. Bits above a
     /// true one can be false positives (borrows), but the lowest set bit is always a true one, so

@@ -13,7 +13,8 @@ struct KeyTable: Sendable {
     let indices: [Int]
     /// Every key's UTF-8, one after another.
     private let bytes: [UInt8]
-    /// `[offset, length, number]` per key, sorted by length and then first byte.
+    /// `[offset, length, number, prefix]` per key, sorted by length and then first byte; `prefix` is
+    /// the key's first eight bytes as a little-endian word (zero-padded), compared in one go.
     private let entries: [Int]
     /// Keys of length `n` (below `maxLength`) beginning with ASCII byte `b` are the entries
     /// `starts[n * 128 + b] ..< starts[n * 128 + b + 1]` (counted in entries): a key's length and
@@ -35,7 +36,11 @@ struct KeyTable: Sendable {
         }
         offsets.sort { ($0.length, $0.first, $0.number) < ($1.length, $1.first, $1.number) }
         self.bytes = bytes.isEmpty ? [0] : bytes
-        entries = offsets.flatMap { [$0.offset, $0.length, $0.number] }
+        entries = offsets.flatMap { entry -> [Int] in
+            let prefix = bytes[entry.offset..<(entry.offset + min(8, entry.length))].enumerated()
+                .reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            return [entry.offset, entry.length, entry.number, Int(bitPattern: UInt(prefix))]
+        }
         starts = (0...(Self.maxLength * 128)).map { slot in
             Int32(offsets.firstIndex { $0.length * 128 + Int($0.first) >= slot } ?? offsets.count)
         }
@@ -71,15 +76,30 @@ struct KeyMatcher {
     let count: Int
 
     /// The number of the key whose UTF-8 is the `length` bytes at `key`, or nil.
-    @inline(__always) func number(_ key: UnsafePointer<UInt8>, length: Int) -> Int? {
+    /// - Parameter readable: how many bytes from `key` may be read (at least `length`): a key in a
+    ///   document is followed by at least four more (`":1}`), which lets its first eight bytes be
+    ///   loaded as one word.
+    @inline(__always) func number(_ key: UnsafePointer<UInt8>, length: Int, readable: Int) -> Int? {
         let first = key[0]
         guard length < 32, first < 0x80, let entries else { return nil }
         let slot = length &* 128 &+ Int(first)
         var n = Int(starts[slot])
         let end = Int(starts[slot &+ 1])
+        guard n < end else { return nil }
+        var word: UInt64
+        if readable >= 8 {
+            word = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self)
+            if length < 8 { word &= (1 &<< (UInt64(length) &* 8)) &- 1 }
+        } else {
+            word = 0
+            for i in 0..<min(length, 8) { word |= UInt64(key[i]) &<< (UInt64(i) &* 8) }
+        }
         while n < end {
-            let entry = entries + n &* 3
-            if memcmp(bytes + entry[0], key, length) == 0 { return entry[2] }
+            let entry = entries + n &* 4
+            if UInt64(UInt(bitPattern: entry[3])) == word,
+               length <= 8 || memcmp(bytes + entry[0] + 8, key + 8, length &- 8) == 0 {
+                return entry[2]
+            }
             n &+= 1
         }
         return nil
@@ -92,12 +112,12 @@ struct KeyMatcher {
         if entry.flags == 0 {
             let start = Int(entry.start) &+ 1
             let length = Int(entry.end) &- start
-            return length == 0 ? nil : number(r.base + start, length: length)
+            return length == 0 ? nil : number(r.base + start, length: length, readable: min(r.count &- start, length &+ 4))
         }
         var text = r.string(k)
         return text.withUTF8 { utf8 in
             guard !utf8.isEmpty, utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return number(utf8.baseAddress!, length: utf8.count)
+            return number(utf8.baseAddress!, length: utf8.count, readable: utf8.count)
         }
     }
 

@@ -6,8 +6,6 @@ struct TapeReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let tape: UnsafeBufferPointer<TapeEntry>
-    /// Whether strings were left unchecked by the tape pass (`.structure`): read them leniently.
-    let lenient: Bool
 
     @inline(__always) func kind(_ i: Int) -> TapeEntry.Kind { tape[i].kind }
 
@@ -99,10 +97,7 @@ struct TapeReader {
             return String(decoding: run, as: UTF8.self)
         }
         var scanner = JSONScanner(base: base, count: count, scratch: scratch ?? ByteBuffer())
-        scanner.lenientStrings = lenient
-        // Checked by the tape pass (fully, or its extent when lenient, which then accepts any
-        // contents), so it cannot fail here.
-        return (try? scanner.parseString(at: Int(entry.start))) ?? ""
+        return scanner.recordedString(from: Int(entry.start), to: Int(entry.end))
     }
 
     /// The number's exact text.
