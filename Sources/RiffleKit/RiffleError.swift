@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Every failure RiffleKit reports. Each case reads as one short line (`description`), which the
 /// browser shows as a toast as is.
@@ -12,8 +9,10 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case dnsFailure(host: String)
     /// No network at all.
     case offline
-    /// The server did not answer in time.
+    /// The server did not answer in time (the request's whole budget, retries included).
     case timedOut(host: String)
+    /// The server stopped sending for `seconds` in the middle of an answer.
+    case stalled(host: String, seconds: Int)
     /// The TLS handshake failed (a plain-HTTP port spoken to with https, a bad certificate...).
     case tls(host: String, reason: String)
     /// The server answered with a status outside 200...299.
@@ -36,6 +35,16 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case notCached
     /// A file in the cache folder could not be read or written.
     case storage(path: String, reason: String)
+    /// The server's answer is not HTTP that can be read (a malformed head, a body that does not decode).
+    case badResponse(host: String, reason: String)
+    /// An answer over a limit: `what` is "response body" or "response headers", `limit` in bytes.
+    case tooLarge(what: String, limit: Int)
+    /// More redirects than allowed (a loop, most likely).
+    case tooManyRedirects(host: String, limit: Int)
+    /// A URL (a next link, a cursor, a redirect) with a scheme other than http and https.
+    case unsupportedScheme(String)
+    /// A header that cannot be sent as it is (a line break or NUL in its name or value); the value is never shown.
+    case invalidHeader(name: String)
     /// Anything else the transport reported.
     case transport(String)
     /// A feed header or query parameter names an environment variable that is not set (the value is
@@ -49,6 +58,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dnsFailure(let host): "could not resolve \(host)"
         case .offline: "offline: no network connection"
         case .timedOut(let host): "\(host) timed out"
+        case .stalled(let host, let seconds): "\(host) stopped sending (nothing for \(seconds) s)"
         case .tls(let host, let reason): "TLS failed with \(host) (\(reason))"
         case .httpStatus(let code, let excerpt):
             "HTTP \(code) \(HTTPStatus.reason(code))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
@@ -63,6 +73,11 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .notCached: "not cached"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
+        case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
+        case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"
+        case .tooManyRedirects(let host, let limit): "\(host): more than \(limit) redirects"
+        case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)' (only http and https are followed)"
+        case .invalidHeader(let name): "header \(name) holds a line break or NUL and cannot be sent"
         case .transport(let message): message
         case .missingEnvironment(let variable, let usedBy):
             "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
@@ -75,40 +90,46 @@ extension RiffleError {
     /// browser then says "offline".
     public var isConnectivityFailure: Bool {
         switch self {
-        case .cannotConnect, .dnsFailure, .offline, .timedOut, .tls: true
+        case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
         default: false
         }
     }
 
-    /// Maps a Foundation/URLSession error for a request to `url` into a `RiffleError`.
-    public init(_ error: any Error, url: URL) {
-        if let riffle = error as? RiffleError { self = riffle; return }
-        if error is CancellationError { self = .cancelled; return }
-        let host = url.host.map { h in url.port.map { "\(h):\($0)" } ?? h } ?? url.absoluteString
-        guard let urlError = error as? URLError else { self = .transport(Self.oneLine(String(describing: error))); return }
-        switch urlError.code {
-        case .cancelled: self = .cancelled
-        case .cannotConnectToHost:
-            self = .cannotConnect(host: host, reason: "connection refused")
-        case .networkConnectionLost: self = .cannotConnect(host: host, reason: Self.connectionLostReason)
-        case .cannotFindHost, .dnsLookupFailed: self = .dnsFailure(host: url.host ?? host)
-        case .notConnectedToInternet: self = .offline
-        case .timedOut: self = .timedOut(host: host)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            self = .tls(host: host, reason: "secure connection failed")
-        case .badServerResponse: self = .cannotConnect(host: host, reason: "bad server response")
-        default:
-            // libcurl reports TLS and reset failures as code -1 with its own text, e.g.
-            // "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" (https to a plain port).
-            let text = Self.oneLine(urlError.localizedDescription)
-            if text.contains("SSL") || text.contains("TLS") {
-                self = .tls(host: host, reason: text)
-            } else if text.localizedCaseInsensitiveContains("connection reset") {
-                self = .cannotConnect(host: host, reason: Self.connectionLostReason)
-            } else {
-                self = .transport(text)
+    /// `error` as a `RiffleError`: itself, `.cancelled` for a `CancellationError`, else `.transport` with its text.
+    init(wrapping error: any Error) {
+        if let riffle = error as? RiffleError { self = riffle }
+        else if error is CancellationError { self = .cancelled }
+        else { self = .transport(Self.oneLine(String(describing: error))) }
+    }
+
+    /// A libcurl failure (`code` a CURLcode, `osError` the errno libcurl saw) for a request to `url`.
+    static func curl(code: Int32, osError: Int32, detail: String, url: URL) -> RiffleError {
+        let host = CurlTransport.hostLabel(url)
+        let detail = oneLine(detail)
+        switch code {
+        case 1: return .unsupportedScheme(oneLine(url.scheme ?? "", limit: 20))
+        case 3: return .transport("invalid URL: \(oneLine(url.absoluteString))")
+        case 5: return .dnsFailure(host: "the proxy")
+        case 6: return .dnsFailure(host: url.host ?? host)
+        case 7:
+            switch osError {
+            case 101, 113: return .offline  // ENETUNREACH, EHOSTUNREACH: no route
+            case 111: return .cannotConnect(host: host, reason: "connection refused")
+            case 110: return .timedOut(host: host)
+            default: return .cannotConnect(host: host, reason: detail.isEmpty ? "connection failed" : detail)
             }
+        case 28: return .timedOut(host: host)
+        case 16, 18, 52, 55, 56, 92:
+            // HTTP/2 framing, a body shorter than announced, an empty answer, a reset: the connection broke.
+            return .cannotConnect(host: host, reason: connectionLostReason)
+        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
+            return .tls(host: host, reason: detail.isEmpty ? "secure connection failed" : detail)
+        case 8: return .badResponse(host: host, reason: detail.isEmpty ? "not an HTTP answer" : detail)
+        case 61: return .badResponse(host: host, reason: "the body's Content-Encoding does not decode")
+        case 97: return .cannotConnect(host: "the proxy", reason: detail.isEmpty ? "proxy handshake failed" : detail)
+        case 42: return .cancelled
+        default:
+            return .transport("\(host): " + (detail.isEmpty ? "transfer failed (libcurl error \(code))" : detail))
         }
     }
 
@@ -131,6 +152,18 @@ extension RiffleError {
             }
         }
         return String(out)
+    }
+
+    /// The start of a body as one printable line, for `httpStatus` errors.
+    static func excerpt(_ body: Data, limit: Int = 100) -> String {
+        oneLine(String(decoding: body.prefix(limit * 4), as: UTF8.self), limit: limit)
+    }
+
+    /// `bytes` as "64 MiB", "256 KiB" or "900 bytes".
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 
     /// Collapses text to one printable line (error text may quote a server).

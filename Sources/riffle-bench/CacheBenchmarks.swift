@@ -1,8 +1,5 @@
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import RiffleKit
 
 /// Response cache figures: memory-tier operations per second, disk-tier hit latency for a 100 KB
@@ -59,7 +56,7 @@ struct CacheBenchmarks {
         let cache = ResponseCache(directory: root.appendingPathComponent(memory ? "memory" : "disk"), configuration: configuration)
         let url = URL(string: "http://127.0.0.1:1/bench/100k")!
         let body = Data(("{\"pad\":\"" + String(repeating: "x", count: 100 * 1024 - 10) + "\"}").utf8)
-        let request = URLRequest(url: url)
+        let request = HTTPRequest(url: url)
         _ = try await cache.response(for: request, policy: .reloadIgnoringCache, maxAge: 3_600, validate: { _ in }) { _ in
             HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body, url: url)
         }
@@ -84,9 +81,9 @@ struct CacheBenchmarks {
         let directory = root.appendingPathComponent("pages")
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = 4
-        let warm = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport(), configuration: configuration)
+        let warm = PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport(), configuration: configuration)
         for number in 1...count { _ = try await warm.load(number) }
-        let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport())
+        let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport())
         let clock = ContinuousClock()
         let start = clock.now
         for number in 1...count {

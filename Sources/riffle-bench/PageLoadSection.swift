@@ -1,8 +1,5 @@
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import RiffleKit
 
 /// Pages through `PageLoader` against the demo server: cold loads at two concurrencies, warm loads
@@ -56,24 +53,19 @@ struct PageLoadSection {
         server.latency = latency
         table.add("cold load, concurrency 1, no latency", String(format: "%.0f pages/s", Double(pages) / overhead),
                   String(format: "%.2f ms a page: request, parse, two atomic writes", overhead * 1000 / Double(pages)))
-        // The transfers alone, one after another, through each transport and no cache: what the HTTP
-        // client costs beyond the server's wait. DefaultTransport sends these over LoopbackTransport.
-        let transports: [(name: String, make: () -> any HTTPTransporting)] = [
-            ("URLSession", { URLSessionTransport() }), ("loopback transport", { LoopbackTransport() }),
-        ]
-        for (name, make) in transports {
-            for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
-                server.latency = wait
-                let transport = make()
-                let start = ContinuousClock.now
-                for number in 1...pages {
-                    let response = try await transport.send(URLRequest(url: feed.url(forPage: number)))
-                    precondition(response.status == 200)
-                }
-                let seconds = micros(start.duration(to: .now)) / 1e6
-                table.add("transfers alone (\(name)), \(label)", String(format: "%.0f pages/s", Double(pages) / seconds),
-                          String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
+        // The transfers alone, one after another, through the transport and no cache: what the HTTP
+        // client costs beyond the server's wait.
+        for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
+            server.latency = wait
+            let transport = CurlTransport()
+            let start = ContinuousClock.now
+            for number in 1...pages {
+                let response = try await transport.send(HTTPRequest(url: feed.url(forPage: number)))
+                precondition(response.status == 200)
             }
+            let seconds = micros(start.duration(to: .now)) / 1e6
+            table.add("transfers alone (libcurl), \(label)", String(format: "%.0f pages/s", Double(pages) / seconds),
+                      String(format: "%.2f ms a page", seconds * 1000 / Double(pages)))
         }
         // The floor: the same transfers from one thread with a blocking socket.
         for (label, wait) in [("5 ms latency", latency), ("no latency", Duration.zero)] {
@@ -117,7 +109,7 @@ struct PageLoadSection {
         // The same pages an hour later: past the server's max-age (60 s), so each is revalidated with
         // If-None-Match and the server answers 304 with no body.
         server.server.resetLog()
-        let later = PageLoader(feed: feed, cacheDirectory: warmDirectory, transport: DefaultTransport(),
+        let later = PageLoader(feed: feed, cacheDirectory: warmDirectory, transport: CurlTransport(),
                                configuration: PageLoader.Configuration(), clock: { Date().addingTimeInterval(3600) })
         let start = clock.now
         for number in 1...pages {
@@ -164,7 +156,7 @@ struct PageLoadSection {
     private func makeLoader(_ feed: Feed, _ directory: URL, concurrency: Int) -> PageLoader {
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = concurrency
-        return PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport(), configuration: configuration)
+        return PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport(), configuration: configuration)
     }
 
     /// Seconds to load every page, all asked for at once (the loader keeps them to its concurrency),

@@ -51,7 +51,7 @@ struct ProcessSection {
         let feed = try Feed(template: server.template)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-frame-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let page = try await PageLoader(feed: feed, cacheDirectory: cache, transport: DefaultTransport()).load(1)
+        let page = try await PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport()).load(1)
         server.stop()
         // The list shows titles from their start; the leading ASCII word and the CJK after it are one run.
         let needle = String(page.items[0].title.prefix(while: { $0 != "—" }).prefix(8))

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import RiffleKit
 
 // Release benchmarks for Riffle. Run with `swift run -c release riffle-bench`.
@@ -88,15 +85,15 @@ if wanted.contains("profile") {
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(inStoredPage: data)) }
 } else if wanted.contains("profile-transport") {
     let server = try BenchFeed.server(pages: 20, latency: .zero)
-    let transport = DefaultTransport()
+    let transport = CurlTransport()
     for i in 0..<20_000 {
-        blackHole(try await transport.send(URLRequest(url: try Feed(template: server.template).url(forPage: i % 20 + 1))))
+        blackHole(try await transport.send(HTTPRequest(url: try Feed(template: server.template).url(forPage: i % 20 + 1))))
     }
     server.stop()
 } else if wanted.contains("profile-miss") {
     let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", name: "miss")
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-miss-\(getpid())")
-    let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: DefaultTransport())
+    let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport())
     let start = ContinuousClock.now
     for i in 0..<20_000 { _ = try? await loader.load(i % 200 + 1, policy: .returnCacheDontLoad) }
     print(String(format: "%.1f µs a miss", micros(start.duration(to: .now)) / 20_000))

@@ -41,7 +41,7 @@ enum BrowseCommand {
         }
 
         signal(SIGPIPE, SIG_IGN)
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, transport: DefaultTransport())
+        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, client: Network.client(for: feed))
         // https://no-color.org: any non-empty NO_COLOR turns colours off, whatever the theme.
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let theme: Theme

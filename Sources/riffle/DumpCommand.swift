@@ -20,7 +20,7 @@ enum DumpCommand {
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = options.concurrency
         let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
-                                transport: DefaultTransport(), configuration: configuration)
+                                client: Network.client(for: options.feed), configuration: configuration)
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1, total: options.pages.count)
         var output = DumpOutput(format: options.format, fields: options.fields)
         write(output.header)

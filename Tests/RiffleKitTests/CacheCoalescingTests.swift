@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 @testable import RiffleKit
 
@@ -52,7 +49,7 @@ struct CacheCoalescingTests {
         let outcome = CacheShared<RiffleError?>(nil)
         let transport = fixture.transport
         let request = fixture.request()
-        let fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse = { request throws(RiffleError) in
+        let fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse = { request throws(RiffleError) in
             do throws(RiffleError) { return try await transport.send(request) } catch {
                 outcome.withLock { $0 = error }
                 throw error
@@ -90,7 +87,7 @@ struct CacheCoalescingTests {
         let late = CacheShared<Task<CachedResponse, any Error>?>(nil)
         let cache = fixture.cache
         // The transfer's last step, after the server answered: another caller arrives and joins.
-        let fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse = { sent throws(RiffleError) in
+        let fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse = { sent throws(RiffleError) in
             let response = try await transport.send(sent)
             late.withLock { $0 = Task { try await fixture.get(request, .reloadIgnoringCache) } }
             while await cache.waiterCount(for: request) < 2 { await Task.yield() }

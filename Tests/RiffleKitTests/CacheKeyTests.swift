@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 @testable import RiffleKit
 
@@ -23,27 +20,27 @@ struct CacheKeyTests {
 
     @Test func methodBodyAndCredentialsSeparateKeys() {
         let url = URL(string: "http://example.com/a")!
-        var get = URLRequest(url: url)
-        var post = URLRequest(url: url)
-        post.httpMethod = "POST"
-        post.httpBody = Data("one".utf8)
+        var get = HTTPRequest(url: url)
+        var post = HTTPRequest(url: url)
+        post.method = .post
+        post.body = Data("one".utf8)
         var otherPost = post
-        otherPost.httpBody = Data("two".utf8)
+        otherPost.body = Data("two".utf8)
         #expect(Set([CacheKey(get), CacheKey(post), CacheKey(otherPost)]).count == 3)
         var alice = get
-        alice.setValue("Bearer alice", forHTTPHeaderField: "Authorization")
+        alice.headers["Authorization"] = "Bearer alice"
         var bob = get
-        bob.setValue("Bearer bob", forHTTPHeaderField: "Authorization")
+        bob.headers["Authorization"] = "Bearer bob"
         #expect(Set([CacheKey(get), CacheKey(alice), CacheKey(bob)]).count == 3)
-        get.setValue("text/plain", forHTTPHeaderField: "Accept")  // not a credential, not in the key
-        #expect(CacheKey(get) == CacheKey(URLRequest(url: url)))
+        get.headers["Accept"] = "text/plain"  // not a credential, not in the key
+        #expect(CacheKey(get) == CacheKey(HTTPRequest(url: url)))
     }
 
     @Test func spellingsOfOneURLShareOneRequest() async throws {
         let fixture = try CacheFixture()
-        _ = try await fixture.get(URLRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?b=2&a=1#top")!))
+        _ = try await fixture.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?b=2&a=1#top")!))
         // Scheme and host case are covered above: libcurl refuses "HTTP://" and the server is an IP.
-        let second = try await fixture.get(URLRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?a=1&b=%32")!))
+        let second = try await fixture.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?a=1&b=%32")!))
         #expect(second.source == .cache)
         #expect(fixture.server.requestCount == 1)
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 @testable import RiffleKit
 
@@ -18,7 +15,7 @@ struct CacheMultiProcessTests {
         return configuration
     }
 
-    static func request(_ key: Int) -> URLRequest { URLRequest(url: URL(string: "http://127.0.0.1:1/shared/\(key)")!) }
+    static func request(_ key: Int) -> HTTPRequest { HTTPRequest(url: URL(string: "http://127.0.0.1:1/shared/\(key)")!) }
 
     /// The child's work; does nothing unless started by `twoProcessesWritingTheSameKeys`.
     @Test func childWriter() async throws {
@@ -29,7 +26,7 @@ struct CacheMultiProcessTests {
             let key = round % Self.keys
             let pad = String(repeating: writer, count: (key % 2 == 0 ? 500 : 6_000) + round)
             let body = Data(#"{"writer": "\#(writer)", "round": \#(round), "pad": "\#(pad)"}"#.utf8)
-            let url = Self.request(key).url!
+            let url = Self.request(key).url
             _ = try await cache.response(for: Self.request(key), policy: .reloadIgnoringCache, maxAge: 3_600, validate: { _ in }) { _ in
                 HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body, url: url)
             }

@@ -14,7 +14,7 @@ struct CachePageLoaderTests {
         server = try DemoFeedServer(latency: .zero)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-pages-\(UUID().uuidString)")
         loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: directory,
-                            transport: URLSessionTransport(), clock: clock.closure)
+                            transport: CurlTransport(), clock: clock.closure)
     }
 
     @Test func stalePageIsRevalidatedAndItsFileKept() async throws {
@@ -68,7 +68,7 @@ struct CachePageLoaderTests {
         _ = try await loader.load(3)
         let body = try Data(contentsOf: loader.store.bodyURL(3))
         try FileManager.default.removeItem(at: directory.appendingPathComponent("responses"))
-        let fresh = PageLoader(feed: loader.feed, cacheDirectory: directory, transport: URLSessionTransport(), clock: clock.closure)
+        let fresh = PageLoader(feed: loader.feed, cacheDirectory: directory, transport: CurlTransport(), clock: clock.closure)
 
         let page = try await fresh.load(3)
 

@@ -141,11 +141,14 @@ enum MultipartParser {
 }
 
 /// Yields until `condition` holds; false after 10 s (a broken window, reported rather than hung).
+/// Polls `condition` every few milliseconds for up to 30 s. It sleeps between polls rather than
+/// yielding: a yielding loop keeps a cooperative thread busy, and on two cores that starves the very
+/// tasks it waits for.
 private func waitUntil(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(5))
     }
     return true
 }

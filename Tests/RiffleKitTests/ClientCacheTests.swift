@@ -1,8 +1,5 @@
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import Testing
 @testable import RiffleKit
@@ -12,11 +9,11 @@ final class InMemoryResponseCache: ResponseCaching {
     private let stored = Mutex([URL: HTTPResponse]())
     var count: Int { stored.withLock { $0.count } }
 
-    func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                  fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                  fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
-        let url = request.url!
+        let url = request.url
         if policy != .reloadIgnoringCache, let hit = stored.withLock({ $0[url] }) {
             return CachedResponse(response: hit, source: .cache)
         }
@@ -27,9 +24,9 @@ final class InMemoryResponseCache: ResponseCaching {
         return CachedResponse(response: response, source: .network)
     }
 
-    func responses(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                    validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                   fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {

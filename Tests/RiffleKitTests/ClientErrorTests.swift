@@ -14,12 +14,19 @@ struct ClientErrorTests {
         #expect(error == .cannotConnect(host: "127.0.0.1:\(server.port)", reason: "connection refused"))
     }
 
-    @Test func aServerThatNeverAnswersTimesOut() async throws {
+    @Test func aServerThatNeverAnswersTimesOutWithinTheBudget() async throws {
         let server = try HTTPServer { _ in .json("{}").delayed(by: .seconds(30)) }
-        let client = makeClient(server) { $0.retry = .none }
-        let error = await riffleError { () async throws(RiffleError) in try await client.send(Endpoint<JSONValue>(.get, "/", timeout: 1)) }
+        let client = makeClient(server)
+        let start = ContinuousClock.now
+        let error = await riffleError { () async throws(RiffleError) in
+            try await client.send(Endpoint<JSONValue>(.get, "/", timeout: .milliseconds(1500)))
+        }
+        let elapsed = ContinuousClock.now - start
         #expect(error == .timedOut(host: "127.0.0.1:\(server.port)"))
         #expect(error?.description == "127.0.0.1:\(server.port) timed out")
+        // The budget covers the retries: the GET is not tried again once it is spent.
+        #expect(elapsed >= .milliseconds(1400) && elapsed < .seconds(25), "took \(elapsed)")  // the server waits 30 s
+        #expect(server.requestCount == 1)
     }
 
     @Test func invalidJSONNamesTheByteOffset() async throws {
@@ -49,12 +56,18 @@ struct ClientErrorTests {
         #expect(error?.description.hasPrefix("HTTP 410 Gone: gone") == true)
     }
 
-    @Test func urlErrorsMapToTheirCases() {
-        let url = URL(string: "https://nowhere.invalid/x")!
-        #expect(RiffleError(URLError(.cannotFindHost), url: url) == .dnsFailure(host: "nowhere.invalid"))
-        #expect(RiffleError(URLError(.notConnectedToInternet), url: url) == .offline)
-        #expect(RiffleError(URLError(.cancelled), url: url) == .cancelled)
-        #expect(RiffleError(URLError(.networkConnectionLost), url: url)
-            == .cannotConnect(host: "nowhere.invalid", reason: RiffleError.connectionLostReason))
+    @Test func libcurlFailuresMapToOneErrorForEveryHost() {
+        let url = URL(string: "https://nowhere.invalid:8443/x")!
+        let map = { (code: Int32, errno: Int32) in RiffleError.curl(code: code, osError: errno, detail: "", url: url) }
+        #expect(map(6, 0) == .dnsFailure(host: "nowhere.invalid"))
+        #expect(map(7, 111) == .cannotConnect(host: "nowhere.invalid:8443", reason: "connection refused"))
+        #expect(map(7, 101) == .offline)  // ENETUNREACH
+        #expect(map(7, 113) == .offline)  // EHOSTUNREACH
+        #expect(map(28, 0) == .timedOut(host: "nowhere.invalid:8443"))
+        #expect(map(56, 104) == .cannotConnect(host: "nowhere.invalid:8443", reason: RiffleError.connectionLostReason))
+        #expect(map(60, 0) == .tls(host: "nowhere.invalid:8443", reason: "secure connection failed"))
+        #expect(map(42, 0) == .cancelled)
+        for code: Int32 in [6, 7, 28, 35, 56, 60] { #expect(map(code, 111).isConnectivityFailure, "code \(code)") }
+        #expect(!map(61, 0).isConnectivityFailure)
     }
 }

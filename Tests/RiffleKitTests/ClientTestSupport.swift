@@ -13,13 +13,15 @@ final class RecordingSleeper: Sendable {
 }
 
 /// A client for `server` with no environment plugins and a recording sleeper.
-func makeClient(_ server: HTTPServer, sleeper: RecordingSleeper = RecordingSleeper(),
+func makeClient(_ server: HTTPServer, sleeper: RecordingSleeper = RecordingSleeper(), transport: CurlTransport = CurlTransport(),
                 _ configure: (inout Client.Configuration) -> Void = { _ in }) -> Client {
     var configuration = Client.Configuration(baseURL: server.baseURL, environment: [:])
     configuration.sleep = sleeper.sleep
-    configuration.timeout = 5
+    // Far beyond any test's own waits: on a loaded machine the cooperative pool can be busy for seconds,
+    // and only the tests of the budget itself should ever meet it.
+    configuration.timeout = .seconds(120)
     configure(&configuration)
-    return Client(configuration)
+    return Client(configuration, transport: transport)
 }
 
 /// Runs `body` and returns the `RiffleError` it threw, or nil.

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -10,11 +11,12 @@ struct FeedCredentialsTests {
     @Test func aTokenIsSentButNeverWrittenToTheCacheFolder() async throws {
         let server = try PaginationServer.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
         var configuration = PageLoader.Configuration()
         configuration.environment = ["RIFFLE_TEST_TOKEN": Self.token]
         let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")),
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         _ = try await loader.load(3)
 
@@ -33,7 +35,7 @@ struct FeedCredentialsTests {
         configuration.environment = ["RIFFLE_TEST_KEY": Self.token]
         let feed = try Feed(template: server.baseURL.absoluteString + "/link", pagination: Pagination(.linkHeader),
                             query: ["api_key": "${RIFFLE_TEST_KEY}", "lang": "en"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         let third = try await loader.load(3)
 
@@ -45,9 +47,37 @@ struct FeedCredentialsTests {
         #expect(written.count >= 6)  // three bodies, three metadata files
         #expect(written.allSatisfy { String(decoding: $0, as: UTF8.self).range(of: Self.token) == nil })
         // The stored pages are found again by the URLs their metadata keeps, the key left out.
-        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
         #expect(try await offline.load(2, policy: .returnCacheDontLoad).items.map(\.title) == ["item 3", "item 4"])
         #expect(server.requests.count == 3)
+    }
+
+    @Test func aNextPageAtAnotherOriginGetsNoneOfTheFeedsCredentials() async throws {
+        let elsewhere = try HTTPServer { _ in .json(#"[{"title": "far away"}]"#) }
+        let home = try HTTPServer { request in
+            // The server echoes the key into its next link, as many do.
+            let next = elsewhere.url("/p2?api_key=\(request.query("api_key") ?? "")").absoluteString
+            return .json(#"[{"title": "at home"}]"#, headers: [("Link", "<\(next)>; rel=\"next\"")])
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let lines = Mutex<[String]>([])
+        var configuration = PageLoader.Configuration()
+        configuration.environment = ["RIFFLE_TEST_TOKEN": Self.token, "RIFFLE_TEST_KEY": "key-\(Self.token)"]
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let feed = try Feed(template: home.url("/start").absoluteString, pagination: Pagination(.linkHeader),
+                            headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}", "X-Api-Key": "${RIFFLE_TEST_KEY}"],
+                            query: ["api_key": "${RIFFLE_TEST_KEY}"])
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+
+        #expect(try await loader.load(2).items.map(\.title) == ["far away"])
+
+        let sent = try #require(home.requests.first)
+        #expect(sent.header("Authorization") == "Bearer \(Self.token)" && sent.query("api_key") == "key-\(Self.token)")
+        let away = try #require(elsewhere.requests.first)
+        #expect(away.header("Authorization") == nil && away.header("X-Api-Key") == nil)
+        #expect(!away.target.contains(Self.token), "\(away.target)")
+        #expect(lines.withLock { $0 }.filter { $0.contains("another origin") }.count == 1)
     }
 
     @Test func queryValuesAreFilledInAsOneValueAndAnUnsetOptionalOneIsLeftOut() throws {
@@ -77,11 +107,12 @@ struct FeedCredentialsTests {
     @Test func aMissingVariableIsNamedAndNoRequestIsSent() async throws {
         let server = try PaginationServer.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
         var configuration = PageLoader.Configuration()
         configuration.environment = [:]
         let feed = try Feed(template: server.baseURL.absoluteString + "/page?page={page}", pagination: Pagination(.pageNumber(firstPage: 0)),
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
         let error = await #expect(throws: RiffleError.self) { try await loader.load(1) }
         #expect(error?.description == "environment variable RIFFLE_TEST_TOKEN is not set (the feed's Authorization header uses it)")

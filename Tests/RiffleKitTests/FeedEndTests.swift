@@ -118,7 +118,7 @@ struct FeedEndTests {
 
     func loader(_ server: HTTPServer, _ path: String, _ pagination: Pagination, cache: URL) throws -> PageLoader {
         let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination)
-        return PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport())
+        return PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
     }
 
     @Test(arguments: [
@@ -158,7 +158,7 @@ struct FeedEndTests {
         defer { demo.stop() }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let loader = PageLoader(feed: try Feed(template: demo.template), cacheDirectory: cache, transport: URLSessionTransport())
+        let loader = PageLoader(feed: try Feed(template: demo.template), cacheDirectory: cache, transport: CurlTransport())
         let pages = try DemoFeed.load().pageCount
         #expect(try await loader.load(pages - 1).isLastPage == false)
         #expect(try await loader.load(pages).isLastPage)

@@ -73,8 +73,8 @@ struct FeedTests {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-identity-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = server.baseURL.absoluteString + "/page?page={page}"
-        let fromOne = PageLoader(feed: try Feed(template: template, firstPage: 1), cacheDirectory: cache, transport: URLSessionTransport())
-        let fromZero = PageLoader(feed: try Feed(template: template, firstPage: 0), cacheDirectory: cache, transport: URLSessionTransport())
+        let fromOne = PageLoader(feed: try Feed(template: template, firstPage: 1), cacheDirectory: cache, transport: CurlTransport())
+        let fromZero = PageLoader(feed: try Feed(template: template, firstPage: 0), cacheDirectory: cache, transport: CurlTransport())
         #expect(try await fromOne.load(1).items.map(\.title) == ["item 3", "item 4"])
         let page = try await fromZero.load(1)
         #expect(page.items.map(\.title) == ["item 1", "item 2"])

@@ -12,7 +12,7 @@ struct PageLoaderTests {
     init() throws {
         server = try DemoFeedServer(latency: .zero)
         cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pages-\(UUID().uuidString)")
-        loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: URLSessionTransport())
+        loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: CurlTransport())
     }
 
     func file(_ page: Int) -> URL { loader.store.bodyURL(page) }
@@ -82,7 +82,7 @@ struct PageLoaderTests {
         }
         defer { held.stop() }
         let loader = PageLoader(feed: try Feed(template: held.baseURL.absoluteString + "/p/{page}"), cacheDirectory: cache,
-                                transport: URLSessionTransport())
+                                transport: CurlTransport())
         let first = Task { try await loader.load(4) }
         while held.requestCount < 1 { await Task.yield() }
         let second = Task { try await loader.load(4) }
@@ -102,7 +102,7 @@ struct PageLoaderTests {
         defer { slow.stop() }
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = limit
-        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: DefaultTransport(),
+        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: CurlTransport(),
                                 configuration: configuration)
         let pages = try await withThrowingTaskGroup(of: Page.self) { group in
             for page in 1...9 { group.addTask { try await loader.load(page) } }
@@ -118,7 +118,7 @@ struct PageLoaderTests {
     @Test func fetchesOfDifferentPagesWaitTheirTurn() async throws {
         let slow = try DemoFeedServer(latency: .milliseconds(50))
         defer { slow.stop() }
-        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: URLSessionTransport())
+        let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: CurlTransport())
         try await withThrowingTaskGroup(of: Page.self) { group in
             for page in 1...4 { group.addTask { try await loader.load(page) } }
             for try await _ in group {}
@@ -151,7 +151,7 @@ struct PageLoaderTests {
         bytes[quote + 1] = 0xFF
         try Data(bytes).write(to: file(1))  // in place, same size: the index still takes it
         // A new loader, so the page comes from disk rather than from memory.
-        let reader = PageLoader(feed: loader.feed, cacheDirectory: cache, transport: URLSessionTransport())
+        let reader = PageLoader(feed: loader.feed, cacheDirectory: cache, transport: CurlTransport())
         let page = try await reader.load(1)
         #expect(page.source == .disk)
         #expect(page.items.count == first.items.count)
@@ -187,7 +187,7 @@ struct PageLoaderTests {
 
     @Test func connectionRefusedIsAClearError() async throws {
         let closed = try Feed(template: "http://127.0.0.1:9/page/{page}")
-        let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: URLSessionTransport())
+        let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: CurlTransport())
         await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:9", reason: "connection refused")) {
             try await loader.load(1)
         }

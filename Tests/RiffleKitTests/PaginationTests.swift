@@ -20,7 +20,7 @@ struct PaginationTests {
         configuration.environment = environment
         let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination, itemPath: itemPath,
                             headers: headers, envelope: envelope)
-        return PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport(), configuration: configuration)
+        return PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
     }
 
     func titles(_ page: Page) -> [String] { page.items.map(\.title) }
@@ -95,7 +95,7 @@ struct PaginationTests {
             return .json(#"{"data": {"after": null, "children": [{"id": 2, "title": "after \#(after)"}]}}"#)
         }
         let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")))
-        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: URLSessionTransport())
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
         #expect(titles(try await loader.load(2)) == ["after g1"])
         #expect(try await loader.load(2).source == .disk)
 

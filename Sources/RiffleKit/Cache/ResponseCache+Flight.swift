@@ -1,19 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension ResponseCache {
     /// Everything one network step needs.
     struct Transfer: Sendable {
         var key: CacheKey
-        var request: URLRequest
+        var request: HTTPRequest
         var maxAge: TimeInterval?
         var location: BodyLocation
         /// Whether `validate` parses the body as JSON itself (PageLoader's does).
         var checksJSON: Bool
         var validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void
-        var fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse
+        var fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse
     }
 
     /// One transfer in progress and the callers waiting for it.
@@ -33,7 +30,7 @@ extension ResponseCache {
             let now = clock()
             if staleIfError, error.isNetworkFailure, let stale = entry(for: transfer.key, request: transfer.request, now: now) {
                 configuration.log("network failed (\(error)); serving a stale entry \(Int(now.timeIntervalSince(stale.fetchedAt))) s old")
-                return stale.value(.stale, url: transfer.request.url ?? URL(string: "about:blank")!, now: now)
+                return stale.value(.stale, url: transfer.request.url, now: now)
             }
             throw error
         }
@@ -65,13 +62,13 @@ extension ResponseCache {
     }
 
     /// Callers waiting on the transfer for `request` (for tests of coalescing and cancellation).
-    func waiterCount(for request: URLRequest) -> Int { flights[Self.flightKey(request)]?.waiters.count ?? 0 }
+    func waiterCount(for request: HTTPRequest) -> Int { flights[Self.flightKey(request)]?.waiters.count ?? 0 }
 
     /// Requests share a transfer only when every header matches too: a `Vary`ing server could answer two
     /// requests with one cache key differently (another `Accept-Language`, say).
     /// `key`: the request's cache key when the caller has it already.
-    static func flightKey(_ request: URLRequest, key: CacheKey? = nil) -> CacheKey {
-        let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
+    static func flightKey(_ request: HTTPRequest, key: CacheKey? = nil) -> CacheKey {
+        let headers = request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted()
         return CacheKey(id: (key ?? CacheKey(request)).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
     }
 
@@ -99,8 +96,8 @@ extension ResponseCache {
     private func perform(_ transfer: Transfer, conditional: CacheEntry?) async -> Result<CachedResponse, RiffleError> {
         var request = transfer.request
         if let conditional {
-            if let etag = conditional.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let date = conditional.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+            if let etag = conditional.etag { request.headers["If-None-Match"] = etag }
+            if let date = conditional.lastModified { request.headers["If-Modified-Since"] = date }
         }
         let response: HTTPResponse
         do { response = try await transfer.fetch(request) } catch { return .failure(error) }
@@ -116,7 +113,7 @@ extension ResponseCache {
             return .success(entry.value(.revalidated, url: response.url, now: now))
         }
         guard (200...299).contains(response.status) else {
-            return .failure(.httpStatus(code: response.status, excerpt: PageLoader.excerpt(response.body)))
+            return .failure(.httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body)))
         }
         // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
         if let failure = await Self.check(response, transfer) { return .failure(failure) }

@@ -1,11 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension ResponseCache {
     /// Memory, then disk. An entry stored for other `Vary` header values is a miss.
-    func entry(for key: CacheKey, request: URLRequest, now: Date) -> CacheEntry? {
+    func entry(for key: CacheKey, request: HTTPRequest, now: Date) -> CacheEntry? {
         var found = memory.value(for: key)
         if found == nil, let disk = diskForLookup(), let stored = disk.read(key, now: now) {
             found = stored
@@ -31,7 +28,7 @@ extension ResponseCache {
     }
 
     /// Removes the stored response for `request`, if any.
-    public func removeResponse(for request: URLRequest) {
+    public func removeResponse(for request: HTTPRequest) {
         let key = CacheKey(request)
         memory.removeValue(for: key)
         try? disk().remove(key)
@@ -62,7 +59,7 @@ extension ResponseCache {
     }
 
     /// Whether `request` has a row in the index.
-    func hasEntry(for request: URLRequest) -> Bool {
+    func hasEntry(for request: HTTPRequest) -> Bool {
         entry(for: CacheKey(request), request: request, now: clock()) != nil
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// RiffleKit's response cache: a memory LRU in front of an SQLite-indexed disk tier, RFC 9111
 /// freshness and revalidation, stale-if-error, and one transfer for identical concurrent requests.
@@ -74,22 +71,22 @@ public actor ResponseCache: ResponseCaching {
 
     /// One value for `request` according to `policy`; see `ResponseCaching.response(for:policy:maxAge:validate:fetch:)`.
     /// Fresh entries answer at once; stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
-    public func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    public func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                          validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                         fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                         fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
         try await response(for: request, policy: policy, maxAge: maxAge, location: .automatic, validate: validate, fetch: fetch)
     }
 
     /// As the public entry point, with the body kept at `location` (pages keep their `feed_<page>.json`).
     /// `checksJSON`: `validate` parses the body itself, so the cache does not parse it a second time.
-    func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?, location: BodyLocation,
+    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?, location: BodyLocation,
                   checksJSON: Bool = false,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                  fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                  fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
         let key = CacheKey(request)
-        let url = request.url ?? URL(string: "about:blank")!
+        let url = request.url
         let now = clock()
         let cached = entry(for: key, request: request, now: now)
         let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
@@ -110,9 +107,9 @@ public actor ResponseCache: ResponseCaching {
 
     /// The cached value (when `.returnCacheThenLoad` finds one) then the network value with
     /// `differsFromCache`; one value for the other policies. Ending the iteration cancels the request.
-    public nonisolated func responses(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    public nonisolated func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                                       validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                                      fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                                      fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -137,10 +134,10 @@ public actor ResponseCache: ResponseCaching {
     }
 
     /// The stored value for `request` tagged `.cache` or `.stale`, without any request; nil on a miss.
-    public func cachedValue(for request: URLRequest, maxAge: TimeInterval?) -> CachedResponse? {
+    public func cachedValue(for request: HTTPRequest, maxAge: TimeInterval?) -> CachedResponse? {
         let now = clock()
         guard let entry = entry(for: CacheKey(request), request: request, now: now) else { return nil }
         return entry.value(entry.isFresh(now: now, requestMaxAge: maxAge) ? .cache : .stale,
-                           url: request.url ?? URL(string: "about:blank")!, now: now)
+                           url: request.url, now: now)
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Something that answers requests from a cache according to a `CachePolicy`, asking `fetch` for the
 /// network when the policy and the entry's freshness call for it. `ResponseCache` is the implementation.
@@ -22,17 +19,17 @@ public protocol ResponseCaching: Sendable {
     ///     `Cache-Control`/`Expires` say otherwise; nil means only the server decides.
     ///   - validate: rejects a 2xx answer that must not be stored or returned.
     ///   - fetch: sends the request (with any conditional headers the cache added).
-    func response(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                  fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                  fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse
 
     /// The values of `request` in order: for `.returnCacheThenLoad` the cached value (if any), then the
     /// network value with `differsFromCache` set; for other policies the single value of `response`.
     /// Errors are `RiffleError`.
-    func responses(for request: URLRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
                    validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                   fetch: @escaping @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse)
+                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error>
 }
 

@@ -125,3 +125,43 @@ extension Feed {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 }
+
+extension Feed {
+    /// Adds the feed's headers and fills in its `${NAME}` query values, as a credential: the client
+    /// applies it only to requests for the feed's own origin.
+    func credentialProcessor(environment: [String: String]) -> RequestProcessor {
+        RequestProcessor(name: "feed \(name)", isCredential: true) { request throws(RiffleError) in
+            for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
+                request.headers[name] = value
+            }
+            request.url = try expandedURL(request.url, environment: environment)
+        }
+    }
+
+    /// Takes every spelling of the feed's query secrets out of each answer before it is checked or stored.
+    func redactor(environment: [String: String]) -> ResponseProcessor {
+        ResponseProcessor(name: "feed \(name) redaction") { response, _ in
+            response = redacted(response, environment: environment)
+        }
+    }
+}
+
+extension Client {
+    /// This client for `feed`'s pages: the same transport, retries, plugins and time budget, with the
+    /// feed's origin as its base, `headers` on every request, the feed's credentials added for that origin
+    /// only and its echoed secrets redacted from answers. The client's own credential processors are kept
+    /// only when the feed is at one of its base origins.
+    func forFeed(_ feed: Feed, headers: [String: String], environment: [String: String]) -> Client {
+        let base = feed.url(forPage: 1)
+        var derived = configuration
+        derived.baseURL = base
+        derived.secondaryBaseURL = nil
+        derived.headers = configuration.headers.merging(headers) { $1 }
+        let keepCredentials = trustedOrigins.contains { $0 == Origin(base) }
+        derived.processors = configuration.processors.filter { keepCredentials || !$0.isCredential }
+            + [feed.credentialProcessor(environment: environment)]
+        derived.responseProcessors = configuration.responseProcessors + [feed.redactor(environment: environment)]
+        derived.cache = nil
+        return Client(derived, transport: transport)
+    }
+}

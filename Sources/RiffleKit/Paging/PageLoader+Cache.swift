@@ -1,32 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension PageLoader {
-    /// The request for a page at `url`, with the feed's headers (`${NAME}` expanded from the
-    /// environment now, never stored); its cache key is the page's index row.
-    nonisolated func pageRequest(url: URL) throws(RiffleError) -> URLRequest {
-        var request = URLRequest(url: url)
-        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in try feed.expandedHeaders(environment: configuration.environment) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        // Query references are filled in only as the request leaves (`sendable(_:)`); a missing
-        // variable is reported here, before any lookup or request, as for headers.
-        try feed.checkQueryEnvironment(configuration.environment)
-        return request
+    /// The request for a page at `url` as the client sends it (the feed's headers, `${NAME}` expanded
+    /// now and never stored); its cache key is the page's index row.
+    nonisolated func pageRequest(url: URL) throws(RiffleError) -> HTTPRequest {
+        try client.request(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
     }
-
-    /// `request` as it goes on the wire: the feed's `${NAME}` query references filled in. The request
-    /// the cache keys and stores keeps the references.
-    nonisolated func sendable(_ request: URLRequest) throws(RiffleError) -> URLRequest {
-        guard feed.queryUsesEnvironment, let url = request.url else { return request }
-        var sent = request
-        sent.url = try feed.expandedURL(url, environment: configuration.environment)
-        return sent
-    }
-
 
     /// The feed's own max age, else the configuration's; the server's headers override both.
     nonisolated var effectiveMaxAge: TimeInterval? { feed.maxAge ?? configuration.maxAge }
@@ -111,7 +90,7 @@ extension PageLoader {
 
     /// Indexes a page file written before the index knew it (an older Riffle, a rebuilt index), using
     /// its `feed_<page>.meta.json`, so it is revalidated and evicted like any other entry.
-    private func adoptUnindexedPage(_ number: Int, request: URLRequest) async -> Bool {
+    private func adoptUnindexedPage(_ number: Int, request: HTTPRequest) async -> Bool {
         guard let (data, metadata) = store.read(number), let metadata else { return false }
         let entry = CacheEntry(key: CacheKey(request), status: metadata.status, headers: ["content-type": "application/json"],
                                body: data, fetchedAt: metadata.fetchedAt, etag: metadata.etag, lastModified: metadata.lastModified,

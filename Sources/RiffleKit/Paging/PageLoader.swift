@@ -1,18 +1,20 @@
 import Foundation
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Loads the pages of one feed, keeping each on disk as `feed_<page>.json`, through a `ResponseCache`
 /// whose index records each page's fetch time, validators and freshness.
+///
+/// Page requests go through a `Client` like any other request: its retries (honouring `Retry-After`),
+/// plugins and `RIFFLE_LOG`, and its transport. The feed's headers and `${NAME}` query values are added
+/// by a credential processor, so they go to the feed's own origin only (a next link or cursor URL
+/// elsewhere gets neither), and secrets a server echoes back are taken out before anything is stored.
 ///
 /// An actor: the serial queue of the design. Network fetches run one at a time by default (in the
 /// order they were asked for); two loads of the same page share one request; a page on disk is
 /// answered at once without waiting behind fetches of other pages.
 ///
 /// ```swift
-/// let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: DefaultTransport())
+/// let loader = PageLoader(feed: feed, cacheDirectory: cache, client: Client(Client.Configuration(baseURL: api)))
 /// let page = try await loader.load(1)                           // disk if present, else network
 /// let fresh = try await loader.load(1, policy: .reloadIgnoringCache)
 /// ```
@@ -29,7 +31,7 @@ public actor PageLoader {
         /// Seconds a page stays fresh when neither the server's `Cache-Control`/`Expires` nor the
         /// feed's `maxAge` say; a stale page is revalidated (`If-None-Match`) before use.
         public var maxAge: TimeInterval? = 300
-        /// Where `${NAME}` in the feed's headers is looked up, at request time.
+        /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
 
         public init() {}
@@ -37,39 +39,49 @@ public actor PageLoader {
 
     public nonisolated let feed: Feed
     public nonisolated let store: PageStore
-    private let transport: any HTTPTransporting
     let configuration: Configuration
     private let clock: @Sendable () -> Date
     /// The response cache the pages go through; shared with the rest of the client when passed in.
     public nonisolated let cache: ResponseCache
+    /// The caller's client, with the feed's headers and query credentials for the feed's origin.
+    nonisolated let client: Client
 
     private var inFlight: [Int: Task<Page, any Error>] = [:]
-    private nonisolated let slots: FetchSlots
+    private nonisolated let limit: ConcurrencyLimit
+    /// Origins other than the feed's that pages were fetched from, each logged once.
+    private nonisolated let foreignOrigins = Mutex<Set<Origin>>([])
     /// Loads that joined a fetch already in flight instead of starting their own (for tests).
     public private(set) var joinedCount = 0
-    /// Requests sent so far (for tests and the benchmark).
-    public var requestCount: Int { slots.requestCount }
+    /// Requests sent so far, retries and redirects included (for tests and the benchmark).
+    public var requestCount: Int { limit.requestCount }
 
-    /// A loader with a response cache of its own on `cacheDirectory`.
-    public init(feed: Feed, cacheDirectory: URL, transport: any HTTPTransporting,
+    /// A loader with a response cache of its own on `cacheDirectory`, sending through `client`.
+    public init(feed: Feed, cacheDirectory: URL, client: Client,
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         var cacheConfiguration = ResponseCache.Configuration()
         cacheConfiguration.log = configuration.log
         self.init(feed: feed, cache: ResponseCache(directory: cacheDirectory, configuration: cacheConfiguration, clock: clock),
-                  transport: transport, configuration: configuration, clock: clock)
+                  client: client, configuration: configuration, clock: clock)
+    }
+
+    /// A loader with a response cache of its own on `cacheDirectory` and a default `Client` on `transport`.
+    public init(feed: Feed, cacheDirectory: URL, transport: any HTTPTransporting = CurlTransport(),
+                configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
+        let client = Client(Client.Configuration(baseURL: feed.url(forPage: 1), environment: configuration.environment), transport: transport)
+        self.init(feed: feed, cacheDirectory: cacheDirectory, client: client, configuration: configuration, clock: clock)
     }
 
     /// A loader whose pages live in `cache`'s folder and go through it (so they count towards its
-    /// size limit and share its de-duplication).
-    public init(feed: Feed, cache: ResponseCache, transport: any HTTPTransporting,
+    /// size limit and share its de-duplication), sending through `client`.
+    public init(feed: Feed, cache: ResponseCache, client: Client,
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.feed = feed
         self.cache = cache
         self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
-        self.transport = transport
         self.configuration = configuration
         self.clock = clock
-        slots = FetchSlots(limit: configuration.maxConcurrentFetches)
+        self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
+        limit = ConcurrencyLimit(configuration.maxConcurrentFetches)
     }
 
     /// Loads page `number` (1-based).
@@ -133,7 +145,7 @@ public actor PageLoader {
         do {
             return try await task.value
         } catch {
-            throw error as? RiffleError ?? RiffleError(error, url: feed.url(forPage: number))
+            throw RiffleError(wrapping: error)
         }
     }
 
@@ -160,56 +172,32 @@ public actor PageLoader {
 
     // Nonisolated: parsing and the metadata write run beside the next transfer, not in its way on the actor.
     private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
-        let request = try pageRequest(url: url)
-        let transport = transport
-        let slots = slots
-        // The body is read once: the cache's validation step keeps what it parsed here, and the page
-        // is made from it (a 304 or a joined transfer finds nothing kept and parses the stored body).
-        let kept = Mutex<(body: Data, parsed: ParsedBody)?>(nil)
-        let value = try await cache.response(
-            for: request, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy, maxAge: effectiveMaxAge,
-            location: pageLocation(number), checksJSON: true,
-            validate: { response throws(RiffleError) in
-                let parsed = try self.parse(response.body, stored: false)
-                kept.withLock { $0 = (response.body, parsed) }
-            },
-            fetch: { request throws(RiffleError) in
-                // Only the transfer holds a slot: parsing and writing this page overlap with the
-                // next request, so a serial load costs the server's latency, not more. The slot is
-                // freed as soon as the answer is read (by the transport itself on loopback), and
-                // the yield lets a next page waiting for it go out before this one is checked.
-                let result: Result<HTTPResponse, RiffleError>
-                do throws(RiffleError) {
-                    let response = try await transport.send(self.sendable(request), slots: slots)
-                    result = .success(self.feed.redacted(response, environment: self.configuration.environment))
-                } catch {
-                    result = .failure(error)
-                }
-                await Task.yield()
-                return try result.get()
-            })
-        let body = value.response.body
-        let parsed = try kept.withLock { kept throws(RiffleError) -> ParsedBody in
-            if let kept, kept.body == body { return kept.parsed }
-            // Nothing kept: the body came from disk (a fresh or stale entry, or one a 304 confirmed),
-            // or from a transfer this call joined, which is checked in full.
-            return try parse(body, stored: value.source != .network)
+        if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
+            configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
-        // From headers and a body that were redacted before storing (`Feed.redacted`), so no query key.
-        let next = feed.pagination.nextURL(after: url, headers: value.response.headers, document: parsed.document)
-        if value.source == .network || value.source == .revalidated {
-            let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: value.fetchedAt, status: value.response.status,
-                                              etag: value.response.header("ETag"), lastModified: value.response.header("Last-Modified"),
+        let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
+                                             target: CacheTarget(cache: cache, location: pageLocation(number)))
+        let parsed = reply.value
+        // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
+        let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
+        if reply.source == .network || reply.source == .revalidated {
+            let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: reply.fetchedAt, status: reply.response.status,
+                                              etag: reply.response.header("ETag"), lastModified: reply.response.header("Last-Modified"),
                                               next: next?.absoluteString)
             store.writeMetadata(number, metadata)
         }
-        return page(number, parsed: parsed, data: body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
-                    status: value.response.status, next: next?.absoluteString, known: true)
+        return page(number, parsed: parsed, data: reply.response.body, source: Self.source(reply.source), fetchedAt: reply.fetchedAt,
+                    status: reply.response.status, next: next?.absoluteString, known: true)
     }
 
-    /// The first line of an error body, short, with control characters removed.
-    static func excerpt(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        return RiffleError.oneLine(text, limit: 60)
+    /// The endpoint of the page at `url`: its body checked and read by `parse` before anything is
+    /// stored, the loader's serial queue as its limit.
+    nonisolated func pageEndpoint(url: URL, policy: CachePolicy) -> Endpoint<ParsedBody> {
+        var endpoint = Endpoint<ParsedBody>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
+                                            cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
+                                            decoding: .raw { body throws(RiffleError) in try self.parse(body, stored: false) })
+        endpoint.limit = limit
+        endpoint.envelope = .none
+        return endpoint
     }
 }

@@ -1,12 +1,20 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Synchronization
+
+/// Where an answer is cached, for callers inside RiffleKit that keep bodies in files of their own
+/// (`PageLoader` keeps each page as `feed_<page>.json`).
+struct CacheTarget: Sendable {
+    var cache: ResponseCache
+    var location: BodyLocation
+}
 
 extension Client {
-    /// The whole pipeline for one endpoint; `progress` is told about bytes moved when given.
-    func perform<Response>(_ endpoint: Endpoint<Response>,
-                           progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> ClientResponse<Response> {
+    /// The whole pipeline for one endpoint.
+    /// - Parameters:
+    ///   - context: progress and limits for the transfer.
+    ///   - target: the cache and body location to use instead of the configuration's cache.
+    func perform<Response>(_ endpoint: Endpoint<Response>, context: TransferContext = TransferContext(),
+                           target: CacheTarget? = nil) async throws(RiffleError) -> ClientResponse<Response> {
         let request = try request(for: endpoint)
         let plugins = configuration.plugins
         let clock = ContinuousClock()
@@ -14,22 +22,33 @@ extension Client {
         for plugin in plugins { plugin.willSend(request) }
         do throws(RiffleError) {
             let envelope = envelopeRule(for: endpoint)
-            let fetch = fetcher(for: endpoint, progress: progress)
+            let fetch = fetcher(for: endpoint, context: context)
             let cached: CachedResponse
+            // The answer is decoded once: the check before storing keeps what it decoded, and the value
+            // is taken from there when the same bytes come back.
+            let kept = Mutex<(body: Data, value: Response)?>(nil)
+            let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
+                let value = try Self.decode(response, for: endpoint, envelope: envelope)
+                kept.withLock { $0 = (response.body, value) }
+            }
             // Only reads are cached: a POST's answer describes that one call.
-            if let cache = configuration.cache, endpoint.method == .get {
-                // Checked inside the cache's call so an answer that fails is never stored.
-                let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
-                    _ = try Self.decode(response, for: endpoint, envelope: envelope)
-                }
+            if let target, endpoint.method == .get {
+                cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
+                                                         location: target.location, validate: validate, fetch: fetch)
+            } else if let cache = configuration.cache, endpoint.method == .get {
                 cached = try await cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
                                                   validate: validate, fetch: fetch)
+            } else if endpoint.cachePolicy == .returnCacheDontLoad {
+                throw .notCached
             } else {
                 cached = CachedResponse(response: try await fetch(request), source: .network)
             }
-            let value = try Self.decode(cached.response, for: endpoint, envelope: envelope)
+            let value = try kept.withLock { kept throws(RiffleError) -> Response in
+                if let kept, kept.body == cached.response.body { return kept.value }
+                return try Self.decode(cached.response, for: endpoint, envelope: envelope)
+            }
             for plugin in plugins { plugin.didReceive(cached, for: request, duration: clock.now - start) }
-            return ClientResponse(value: value, response: cached.response, source: cached.source)
+            return ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
         } catch {
             let reported: RiffleError = Task.isCancelled ? .cancelled : error
             for plugin in plugins { plugin.didFail(reported, for: request, duration: clock.now - start) }
@@ -55,7 +74,7 @@ extension Client {
                case .envelope = error {
                 throw error
             }
-            throw .httpStatus(code: response.status, excerpt: excerpt(response.body))
+            throw .httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body))
         }
         switch endpoint.decoding {
         case .raw(let decode):
@@ -82,11 +101,5 @@ extension Client {
             }
             return try decode(payload, exactBytes)
         }
-    }
-
-    /// The start of a body as one printable line, for `httpStatus` errors.
-    static func excerpt(_ body: Data, limit: Int = 100) -> String {
-        guard let text = String(data: body.prefix(limit * 4), encoding: .utf8) else { return "" }
-        return RiffleError.oneLine(text, limit: limit)
     }
 }

@@ -2,7 +2,7 @@ extension Client {
     /// Sends `endpoint`, telling `progress` how many bytes went up and came down.
     public func send<Response>(_ endpoint: Endpoint<Response>,
                                progress: @escaping @Sendable (TransferProgress) -> Void) async throws(RiffleError) -> ClientResponse<Response> {
-        try await perform(endpoint, progress: progress)
+        try await perform(endpoint, context: TransferContext(progress: progress))
     }
 
     /// Starts sending `endpoint` and returns its progress as an `AsyncSequence` beside the response.
@@ -18,7 +18,7 @@ extension Client {
         let task = Task { () async -> Result<ClientResponse<Response>, RiffleError> in
             defer { continuation.finish() }
             do throws(RiffleError) {
-                return .success(try await perform(endpoint, progress: { continuation.yield($0) }))
+                return .success(try await perform(endpoint, context: TransferContext(progress: { continuation.yield($0) })))
             } catch {
                 return .failure(error)
             }

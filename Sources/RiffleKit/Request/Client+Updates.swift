@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension Client {
     /// Every answer for `endpoint` under its cache policy, as they come: with `.returnCacheThenLoad` the
@@ -31,7 +28,7 @@ extension Client {
                 let plugins = configuration.plugins
                 let clock = ContinuousClock()
                 let start = clock.now
-                var sent: URLRequest?
+                var sent: HTTPRequest?
                 do {
                     let request = try request(for: endpoint)
                     sent = request
@@ -41,11 +38,11 @@ extension Client {
                         _ = try Self.decode(response, for: endpoint, envelope: envelope)
                     }
                     let answers = cache.responses(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
-                                                  validate: validate, fetch: fetcher(for: endpoint, progress: nil))
+                                                  validate: validate, fetch: fetcher(for: endpoint, context: TransferContext()))
                     for try await cached in answers {
                         let value = try Self.decode(cached.response, for: endpoint, envelope: envelope)
                         for plugin in plugins { plugin.didReceive(cached, for: request, duration: clock.now - start) }
-                        continuation.yield(ClientResponse(value: value, response: cached.response, source: cached.source))
+                        continuation.yield(ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt))
                     }
                     continuation.finish()
                 } catch {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Sends endpoints to an API and returns their decoded answers. Immutable and `Sendable`: make one per
 /// API, pass it where it is needed, and share it across tasks.
@@ -26,14 +23,17 @@ public final class Client: Sendable {
         public var baseURL: URL
         /// Where `.secondary` paths go, e.g. a fallback host; nil: such endpoints fail.
         public var secondaryBaseURL: URL?
-        /// Applied to every request in order, unless an endpoint opts out.
+        /// Applied to every request in order, unless an endpoint opts out. Those that add credentials
+        /// (`RequestProcessor.isCredential`) apply only to requests for the base URLs' origins.
         public var processors: [RequestProcessor] = []
+        /// Applied to every answer as it arrives, before it is checked, cached or retried.
+        public var responseProcessors: [ResponseProcessor] = []
         /// Unwraps enveloped answers; nil: the body is the payload.
         public var envelope: EnvelopeRule?
         /// Retries of transient failures.
         public var retry = RetryPolicy()
-        /// Seconds an endpoint without its own timeout waits (whole seconds, at least 1).
-        public var timeout = 30
+        /// How long a request may take, its retries and their waits included, when its endpoint does not say.
+        public var timeout: Duration = .seconds(30)
         /// Headers on every request; processors and the endpoint's own headers come after.
         public var headers: [String: String] = ["Accept": "application/json"]
         /// The response cache; nil: every request goes to the network.
@@ -56,9 +56,9 @@ public final class Client: Sendable {
     public let configuration: Configuration
     let transport: any HTTPTransporting
 
-    /// A client for `configuration`, sending through `transport` (by default `DefaultTransport`: sockets
-    /// for plain HTTP on loopback, an ephemeral URLSession for the rest).
-    public init(_ configuration: Configuration, transport: any HTTPTransporting = DefaultTransport()) {
+    /// A client for `configuration`, sending through `transport` (by default a `CurlTransport` of its own;
+    /// clients that share one share its connections).
+    public init(_ configuration: Configuration, transport: any HTTPTransporting = CurlTransport()) {
         self.configuration = configuration
         self.transport = transport
     }
@@ -66,26 +66,30 @@ public final class Client: Sendable {
     /// Sends `endpoint` and returns its decoded value with the response it came from.
     /// - Throws: `RiffleError`; `.cancelled` when the calling task is cancelled.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(RiffleError) -> ClientResponse<Response> {
-        try await perform(endpoint, progress: nil)
+        try await perform(endpoint)
     }
 
-    /// The `URLRequest` `endpoint` becomes, processors applied.
-    public func request<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URLRequest {
+    /// The request `endpoint` becomes, processors applied.
+    public func request<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> HTTPRequest {
         let url = try url(for: endpoint)
-        var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
-        request.timeoutInterval = TimeInterval(max(1, endpoint.timeout ?? configuration.timeout))
-        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request = HTTPRequest(endpoint.method, url: url, timeout: endpoint.timeout ?? configuration.timeout)
+        for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) { request.headers[name] = value }
         if let body = endpoint.body {
-            request.httpBody = body.data
-            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+            request.body = body.data
+            request.headers["Content-Type"] = body.contentType
         }
-        for (name, value) in endpoint.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in endpoint.headers.sorted(by: { $0.key < $1.key }) { request.headers[name] = value }
         if endpoint.processing == .clientProcessors {
-            for processor in configuration.processors { try processor.apply(&request) }
+            let trusted = trustedOrigins.contains { $0 == request.origin }
+            for processor in configuration.processors where trusted || !processor.isCredential {
+                try processor.apply(to: &request)
+            }
         }
         return request
     }
+
+    /// Where credential processors may send what they add: the base URLs' origins.
+    var trustedOrigins: [Origin] { [Origin(configuration.baseURL), configuration.secondaryBaseURL.flatMap(Origin.init)].compactMap { $0 } }
 
     private func url<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URL {
         let base: URL

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `Client.send(_:)` returns: the decoded value and the response it came from.
 public struct ClientResponse<Value: Sendable>: Sendable {
     /// The decoded payload.
@@ -6,11 +8,14 @@ public struct ClientResponse<Value: Sendable>: Sendable {
     public var response: HTTPResponse
     /// Whether it came from the network or the cache.
     public var source: CachedResponse.Source
+    /// When the bytes were fetched from the server or last confirmed by it.
+    public var fetchedAt: Date
 
-    public init(value: Value, response: HTTPResponse, source: CachedResponse.Source) {
+    public init(value: Value, response: HTTPResponse, source: CachedResponse.Source, fetchedAt: Date = Date()) {
         self.value = value
         self.response = response
         self.source = source
+        self.fetchedAt = fetchedAt
     }
 
     /// The HTTP status code.

@@ -8,7 +8,7 @@ extension Endpoint where Response: Decodable {
     /// let created = Endpoint<User>(.post, "/users", body: .json(["name": "Ada"]))
     /// ```
     public init(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
-                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Int? = nil,
+                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                 cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil, shape: JSONShape? = nil) {
         self.init(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
                   body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: shape,
@@ -26,7 +26,7 @@ extension Endpoint where Response: Decodable {
 extension Endpoint where Response == JSONValue {
     /// An endpoint whose response is the JSON payload itself.
     public init(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
-                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Int? = nil,
+                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                 cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil, shape: JSONShape? = nil) {
         self.init(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
                   body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: shape,
@@ -37,7 +37,7 @@ extension Endpoint where Response == JSONValue {
 extension Endpoint where Response == Data {
     /// An endpoint whose response is the raw body: no JSON parsing, envelope or shape (e.g. a download).
     public static func data(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
-                            body: RequestBody? = nil, headers: [String: String] = [:], timeout: Int? = nil,
+                            body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                             cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) -> Self {
         Endpoint(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
                  body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: nil,

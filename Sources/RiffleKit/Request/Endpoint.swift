@@ -28,9 +28,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var body: RequestBody?
     /// Header fields; these win over the body's `Content-Type` and the client's processors.
     public var headers: [String: String]
-    /// Seconds to wait for an answer (whole seconds: FoundationNetworking truncates fractions);
-    /// nil: the client's default.
-    public var timeout: Int?
+    /// How long the request may take, retries and their waits included; nil: the client's default.
+    public var timeout: Duration?
     /// How the client's cache is used (ignored when the client has none).
     public var cachePolicy: CachePolicy
     /// How old a cached answer may be; nil: the cache's default.
@@ -43,6 +42,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var envelope: EnvelopeUsage = .client
     /// Whether transient failures are retried.
     public var retry: RetryUsage = .whenIdempotent
+    /// A limit this endpoint's transfers share with others (a serial queue is `ConcurrencyLimit(1)`);
+    /// nil: none beyond the transport's own.
+    public var limit: ConcurrencyLimit?
     /// Runs on the payload after the envelope is removed and the shape checked, before decoding.
     public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
     let decoding: Decoding<Response>
@@ -88,7 +90,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     init(method: HTTPMethod, target: Target, query: [URLQueryItem], body: RequestBody?, headers: [String: String],
-         timeout: Int?, cachePolicy: CachePolicy, maxAge: TimeInterval?, shape: JSONShape?, decoding: Decoding<Response>) {
+         timeout: Duration?, cachePolicy: CachePolicy, maxAge: TimeInterval?, shape: JSONShape?, decoding: Decoding<Response>) {
         self.method = method
         self.target = target
         self.query = query
@@ -103,7 +105,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 
     /// An endpoint whose payload is decoded by `decode`.
     public init(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
-                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Int? = nil,
+                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                 cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil, shape: JSONShape? = nil,
                 decode: @escaping @Sendable (JSONValue) throws(RiffleError) -> Response) {
         self.init(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },

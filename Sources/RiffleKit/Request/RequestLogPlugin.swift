@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 
 /// Appends one line per request to a file: method, URL without credentials, status (or the error),
@@ -26,18 +23,22 @@ public final class RequestLogPlugin: ClientPlugin {
         return RequestLogPlugin(path: path)
     }
 
-    public func didReceive(_ response: CachedResponse, for request: URLRequest, duration: Duration) {
+    public func didReceive(_ response: CachedResponse, for request: HTTPRequest, duration: Duration) {
         let source = response.source == .network ? "network" : "cache"
         write(request, outcome: "\(response.response.status) \(response.response.body.count)B", duration: duration, source: source)
     }
 
-    public func didFail(_ error: RiffleError, for request: URLRequest, duration: Duration) {
+    public func willRetry(_ request: HTTPRequest, after delay: Duration, because failure: RiffleError) {
+        write(request, outcome: "retry in \(delay.milliseconds)ms (\(failure))", duration: .zero, source: "network")
+    }
+
+    public func didFail(_ error: RiffleError, for request: HTTPRequest, duration: Duration) {
         write(request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
     }
 
-    private func write(_ request: URLRequest, outcome: String, duration: Duration, source: String) {
+    private func write(_ request: HTTPRequest, outcome: String, duration: Duration, source: String) {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        let line = "\(request.httpMethod ?? "GET") \(Self.redacted(request.url)) \(outcome) \(ms)ms \(source)\n"
+        let line = "\(request.method.rawValue) \(request.redactedURL) \(outcome) \(ms)ms \(source)\n"
         lock.withLock { _ in
             if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: path) else { return }
@@ -45,13 +46,5 @@ public final class RequestLogPlugin: ClientPlugin {
             _ = try? handle.seekToEnd()
             try? handle.write(contentsOf: Data(line.utf8))
         }
-    }
-
-    /// The URL without user and password.
-    static func redacted(_ url: URL?) -> String {
-        guard let url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "-" }
-        parts.user = nil
-        parts.password = nil
-        return parts.string ?? "-"
     }
 }

@@ -29,7 +29,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether `error` is worth another try.
     public static func isTransient(_ error: RiffleError) -> Bool {
         switch error {
-        case .timedOut: true
+        case .timedOut, .stalled: true
         case .cannotConnect(_, let reason): reason == RiffleError.connectionLostReason
         default: false
         }
@@ -48,11 +48,7 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return .milliseconds(max(0, Int((date.timeIntervalSince(now) * 1000).rounded(.up))))
     }
 }

@@ -1,15 +1,12 @@
 import Foundation
-import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A response as RiffleKit needs it: status, headers and the whole body.
 public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
-    /// Header names lowercased.
+    /// Header names lowercased; repeated fields joined with ", ".
     public var headers: [String: String]
     public var body: Data
+    /// Where the answer came from: the request's URL, or the last redirect's target.
     public var url: URL
 
     public init(status: Int, headers: [String: String], body: Data, url: URL) {
@@ -23,91 +20,45 @@ public struct HTTPResponse: Sendable, Equatable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// Something that can send a request and return the whole response.
+/// Something that sends a request and returns the whole response. `CurlTransport` is the one RiffleKit
+/// uses; tests and special cases may bring their own.
 public protocol HTTPTransporting: Sendable {
-    /// Sends `request`; cancelling the calling task cancels the transfer.
-    func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse
-
-    /// Sends `request`, telling `progress` (when given) how many bytes went up and came down.
-    func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse
+    /// Sends `request` under `context` (progress, a concurrency limit); cancelling the calling task
+    /// cancels the transfer.
+    func send(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse
 }
 
 extension HTTPTransporting {
-    /// Without its own progress support a transport just sends.
-    public func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse {
-        try await send(request)
+    /// Sends `request` with no progress and no limit.
+    public func send(_ request: HTTPRequest) async throws(RiffleError) -> HTTPResponse {
+        try await send(request, context: TransferContext())
     }
 }
 
-/// The URLSession-backed transport.
-///
-/// Ephemeral, with no URLCache and no cookies: on Linux Foundation's URLCache keys entries by host and
-/// path only, so it would hand page 1 back for page 2; RiffleKit keeps its own cache.
-public final class URLSessionTransport: HTTPTransporting {
-    private let timeout: Int
-    // Made on first use: creating a session loads libcurl and touches the file system, which a
-    // browser painting a cached page should not wait for.
-    private let lazySession = Mutex<URLSession?>(nil)
+/// What a caller asks of one transfer besides the request itself.
+public struct TransferContext: Sendable {
+    /// Told how many bytes went up and came down, in order, never going back.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Transfers sharing this limit run at most `limit.maximum` at a time; the transfer holds its place
+    /// only while bytes move (not while its answer is checked).
+    public var limit: ConcurrencyLimit?
+    /// Told once, when the transfer leaves (after waiting for `limit`): a request's time budget counts
+    /// from there.
+    public var started: (@Sendable () -> Void)?
 
-    /// - Parameter timeout: whole seconds (FoundationNetworking truncates fractions).
-    public init(timeout: Int = 30) {
-        self.timeout = max(1, timeout)
+    public init(progress: (@Sendable (TransferProgress) -> Void)? = nil, limit: ConcurrencyLimit? = nil,
+                started: (@Sendable () -> Void)? = nil) {
+        self.progress = progress
+        self.limit = limit
+        self.started = started
     }
 
-    deinit { lazySession.withLock { $0?.finishTasksAndInvalidate() } }
-
-    private var session: URLSession {
-        lazySession.withLock { session in
-            if let session { return session }
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.urlCache = nil
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            configuration.httpCookieStorage = nil
-            configuration.httpShouldSetCookies = false
-            configuration.timeoutIntervalForRequest = TimeInterval(timeout)
-            let made = URLSession(configuration: configuration)
-            session = made
-            return made
-        }
-    }
-
-    public func send(_ request: URLRequest) async throws(RiffleError) -> HTTPResponse {
-        try await send(request, progress: nil)
-    }
-
-    /// Sends `request`; with `progress`, a per-task delegate reports upload and download bytes.
-    public func send(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws(RiffleError) -> HTTPResponse {
-        let url = request.url ?? URL(string: "about:blank")!
-        do {
-            let (data, response) = try await transfer(request, progress: progress)
-            guard let http = response as? HTTPURLResponse else { throw RiffleError.transport("not an HTTP response from \(url.host ?? "")") }
-            var headers: [String: String] = [:]
-            for (key, value) in http.allHeaderFields {
-                if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-            }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url ?? url)
-        } catch {
-            if Task.isCancelled { throw .cancelled }
-            throw RiffleError(error, url: url)
-        }
-    }
-
-    private func transfer(_ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?) async throws -> (Data, URLResponse) {
-        guard let progress else { return try await session.data(for: request) }
-        let delegate = ProgressDelegate(progress)
-        let result: (Data, URLResponse)
-        if let body = request.httpBody, !body.isEmpty {
-            var upload = request
-            upload.httpBody = nil
-            result = try await session.upload(for: upload, from: body, delegate: delegate)
-        } else {
-            result = try await session.data(for: request, delegate: delegate)
-        }
-        // Callbacks still queued on the session's serial delegate queue run before this operation.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            session.delegateQueue.addOperation { done.resume() }
-        }
-        delegate.finish(uploaded: request.httpBody.map { Int64($0.count) }, downloaded: Int64(result.0.count))
-        return result
+    /// Runs `transfer` holding a place in `limit` (when there is one), after telling `started`: for
+    /// transports that have no scheduling of their own.
+    public func run<T: Sendable>(_ transfer: () async throws(RiffleError) -> T) async throws(RiffleError) -> T {
+        if let limit { await limit.acquire() }
+        defer { limit?.release() }
+        started?()
+        return try await transfer()
     }
 }

@@ -1,8 +1,5 @@
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 @testable import RiffleKit
 
@@ -39,7 +36,7 @@ final class CacheFixture: Sendable {
     let directory: URL
     let clock = CacheTestClock()
     let logLines = CacheShared<[String]>([])
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
     let cache: ResponseCache
 
     init(configure: (inout ResponseCache.Configuration) -> Void = { _ in }) throws {
@@ -67,19 +64,19 @@ final class CacheFixture: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func request(_ path: String = "/items", headers: [String: String] = [:]) -> URLRequest {
-        var request = URLRequest(url: server.url(path))
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    func request(_ path: String = "/items", headers: [String: String] = [:]) -> HTTPRequest {
+        var request = HTTPRequest(url: server.url(path))
+        for (name, value) in headers { request.headers[name] = value }
         return request
     }
 
-    var fetch: @Sendable (URLRequest) async throws(RiffleError) -> HTTPResponse {
+    var fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse {
         let transport = transport
         return { request throws(RiffleError) in try await transport.send(request) }
     }
 
     /// One value through the cache with no extra validation.
-    func get(_ request: URLRequest, _ policy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) async throws(RiffleError) -> CachedResponse {
+    func get(_ request: HTTPRequest, _ policy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) async throws(RiffleError) -> CachedResponse {
         try await cache.response(for: request, policy: policy, maxAge: maxAge, validate: { _ in }, fetch: fetch)
     }
 

@@ -18,8 +18,8 @@ struct Freshness: Equatable {
             serverMaxAge = max(0, seconds)
         } else if let expires = headers["expires"] {
             // An invalid date (e.g. "0") means already expired (RFC 9111 §5.3).
-            guard let expiry = Self.httpDate(expires) else { serverMaxAge = 0; return }
-            let served = headers["date"].flatMap(Self.httpDate) ?? now
+            guard let expiry = HTTPDate.parse(expires) else { serverMaxAge = 0; return }
+            let served = headers["date"].flatMap(HTTPDate.parse) ?? now
             serverMaxAge = max(0, expiry.timeIntervalSince(served))
         } else {
             serverMaxAge = nil
@@ -43,12 +43,4 @@ struct Freshness: Equatable {
         return result
     }
 
-    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
-    }
 }

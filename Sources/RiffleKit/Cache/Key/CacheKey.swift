@@ -1,11 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What identifies a stored response: a SHA-256 of the method, the canonical URL, the body (POST and
-/// the like) and the credentials (`Authorization`, `Cookie`), so two users' tokens never share an entry
-/// and only a one-way digest of a token ever reaches the disk.
+/// the like) and the credentials (`Authorization`, `Cookie` and the request's `credentialHeaders`), so two
+/// users' tokens never share an entry and only a one-way digest of a token ever reaches the disk.
 ///
 /// Headers named by the response's `Vary` are checked separately (`varyFingerprint`), since they are
 /// known only once a response exists.
@@ -13,13 +10,13 @@ struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// 64 hex digits; also the stem of the entry's body file name.
     let id: String
 
-    init(_ request: URLRequest) {
-        let method = (request.httpMethod ?? "GET").uppercased()
-        var material = method + "\n" + URLCanonicalizer.canonical(request.url ?? URL(string: "about:blank")!)
-        if let body = request.httpBody, !body.isEmpty { material += "\nbody:" + SHA256.hex(body) }
-        for name in ["Authorization", "Cookie"] {
-            if let value = request.value(forHTTPHeaderField: name) { material += "\n\(name.lowercased()):" + SHA256.hex(value) }
-        }
+    init(_ request: HTTPRequest) {
+        var material = request.method.rawValue + "\n" + URLCanonicalizer.canonical(request.url)
+        if let body = request.body, !body.isEmpty { material += "\nbody:" + SHA256.hex(body) }
+        // Every credential the request carries, as a digest: another token is another entry.
+        let credentials = request.headers.filter { request.isCredential($0.name) }
+            .map { "\n\($0.name.lowercased()):" + SHA256.hex($0.value) }.sorted()
+        material += credentials.joined()
         id = SHA256.hex(material)
     }
 
@@ -28,10 +25,10 @@ struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     var description: String { String(id.prefix(12)) }
 
     /// A digest of the request's values for the header names in a response's `Vary` ("" when it has none).
-    static func varyFingerprint(vary: String?, request: URLRequest) -> String {
+    static func varyFingerprint(vary: String?, request: HTTPRequest) -> String {
         guard let vary, !vary.isEmpty else { return "" }
         let names = vary.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
-        let material = names.map { "\($0):\(request.value(forHTTPHeaderField: $0) ?? "")" }.joined(separator: "\n")
+        let material = names.map { "\($0):\(request.headers[$0] ?? "")" }.joined(separator: "\n")
         return SHA256.hex(material)
     }
 }

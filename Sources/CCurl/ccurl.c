@@ -1,0 +1,120 @@
+// See include/ccurl.h: libcurl's functions resolved from libcurl.so.4 on first use.
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+// libcurl's CURLMsg (multi.h): what curl_multi_info_read returns.
+struct rc_message {
+    int msg;          // CURLMSG_DONE is 1
+    void *easy;
+    union {
+        void *whatever;
+        int result;   // CURLcode
+    } data;
+};
+
+static struct {
+    int (*global_init)(long flags);
+    char *(*version)(void);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *);
+    int (*easy_setopt)(void *, int, ...);
+    int (*easy_getinfo)(void *, int, ...);
+    const char *(*easy_strerror)(int);
+    void *(*multi_init)(void);
+    int (*multi_cleanup)(void *);
+    int (*multi_setopt)(void *, int, ...);
+    int (*multi_add_handle)(void *, void *);
+    int (*multi_remove_handle)(void *, void *);
+    int (*multi_perform)(void *, int *);
+    int (*multi_poll)(void *, void *, unsigned int, int, int *);
+    int (*multi_wakeup)(void *);
+    struct rc_message *(*multi_info_read)(void *, int *);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
+} curl;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char load_error[256];
+
+#define RESOLVE(field, name) \
+    if (!(*(void **)&curl.field = dlsym(library, name))) { \
+        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (libcurl 7.68 or newer is needed)", name); \
+        return; \
+    }
+
+static void load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "cannot load libcurl.so.4 (%s); install Debian's libcurl4", dlerror());
+        return;
+    }
+    RESOLVE(global_init, "curl_global_init")
+    RESOLVE(version, "curl_version")
+    RESOLVE(easy_init, "curl_easy_init")
+    RESOLVE(easy_cleanup, "curl_easy_cleanup")
+    RESOLVE(easy_setopt, "curl_easy_setopt")
+    RESOLVE(easy_getinfo, "curl_easy_getinfo")
+    RESOLVE(easy_strerror, "curl_easy_strerror")
+    RESOLVE(multi_init, "curl_multi_init")
+    RESOLVE(multi_cleanup, "curl_multi_cleanup")
+    RESOLVE(multi_setopt, "curl_multi_setopt")
+    RESOLVE(multi_add_handle, "curl_multi_add_handle")
+    RESOLVE(multi_remove_handle, "curl_multi_remove_handle")
+    RESOLVE(multi_perform, "curl_multi_perform")
+    RESOLVE(multi_poll, "curl_multi_poll")
+    RESOLVE(multi_wakeup, "curl_multi_wakeup")
+    RESOLVE(multi_info_read, "curl_multi_info_read")
+    RESOLVE(slist_append, "curl_slist_append")
+    RESOLVE(slist_free_all, "curl_slist_free_all")
+    // CURL_GLOBAL_DEFAULT (SSL | WIN32): once, before any other call, as libcurl asks.
+    if (curl.global_init(3) != 0) snprintf(load_error, sizeof load_error, "curl_global_init failed");
+}
+
+int rc_load(char *error, size_t error_size) {
+    pthread_once(&once, load);
+    if (load_error[0] == 0) return 0;
+    if (error && error_size > 0) snprintf(error, error_size, "%s", load_error);
+    return -1;
+}
+
+const char *rc_version(void) { return curl.version(); }
+
+void *rc_easy_init(void) { return curl.easy_init(); }
+void rc_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
+int rc_easy_setopt_long(void *easy, int option, long value) { return curl.easy_setopt(easy, option, value); }
+int rc_easy_setopt_pointer(void *easy, int option, const void *value) { return curl.easy_setopt(easy, option, value); }
+int rc_easy_setopt_offset(void *easy, int option, int64_t value) { return curl.easy_setopt(easy, option, value); }
+int rc_easy_setopt_data_callback(void *easy, int option, rc_data_callback callback) { return curl.easy_setopt(easy, option, callback); }
+int rc_easy_setopt_progress_callback(void *easy, int option, rc_progress_callback callback) { return curl.easy_setopt(easy, option, callback); }
+int rc_easy_getinfo_long(void *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
+int rc_easy_getinfo_offset(void *easy, int info, int64_t *value) { return curl.easy_getinfo(easy, info, value); }
+const char *rc_easy_strerror(int code) { return curl.easy_strerror(code); }
+
+void *rc_multi_init(void) { return curl.multi_init(); }
+void rc_multi_cleanup(void *multi) { curl.multi_cleanup(multi); }
+int rc_multi_setopt_long(void *multi, int option, long value) { return curl.multi_setopt(multi, option, value); }
+int rc_multi_add_handle(void *multi, void *easy) { return curl.multi_add_handle(multi, easy); }
+int rc_multi_remove_handle(void *multi, void *easy) { return curl.multi_remove_handle(multi, easy); }
+int rc_multi_perform(void *multi, int *running) { return curl.multi_perform(multi, running); }
+int rc_multi_poll(void *multi, int timeout_ms, int *ready) { return curl.multi_poll(multi, NULL, 0, timeout_ms, ready); }
+int rc_multi_wakeup(void *multi) { return curl.multi_wakeup(multi); }
+
+int rc_multi_next_done(void *multi, void **easy, int *result) {
+    int queued = 0;
+    struct rc_message *message;
+    while ((message = curl.multi_info_read(multi, &queued))) {
+        if (message->msg == 1) {
+            *easy = message->easy;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void *rc_slist_append(void *list, const char *text) { return curl.slist_append(list, text); }
+void rc_slist_free_all(void *list) { curl.slist_free_all(list); }

@@ -1,0 +1,184 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// libcurl's multi interface and the one thread that drives it.
+///
+/// Every libcurl call but `curl_multi_wakeup` happens on that thread. Other threads hand it work through
+/// a lock (`submit`, `cancel`) and wake it; it adds the transfers, runs `curl_multi_perform`, finishes
+/// what completed (resuming the waiting tasks), and sleeps in `curl_multi_poll` until a socket is
+/// ready, libcurl's next timer is due, or it is woken.
+///
+/// A finished transfer frees its place in its `ConcurrencyLimit` here, on this thread, before anything
+/// else: the next queued request is submitted and sent in the same turn of the loop.
+final class CurlEngine: Sendable {
+    private struct Inbox {
+        var starts: [CurlTransfer] = []
+        var cancels: [CurlTransfer] = []
+        var stopping = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let multi: MultiHandle
+
+    init(_ configuration: CurlTransport.Configuration) throws(RiffleError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard rc_load(&error, error.count) == 0 else {
+            throw .transport(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let handle = rc_multi_init() else { throw .transport("curl_multi_init failed") }
+        // HTTP/2 multiplexing where the server offers it; a browser's number of connections per host.
+        _ = rc_multi_setopt_long(handle, CurlOption.multiPipelining, 2)
+        _ = rc_multi_setopt_long(handle, CurlOption.multiMaxHostConnections, configuration.maxConnectionsPerHost)
+        _ = rc_multi_setopt_long(handle, CurlOption.multiMaxConnects, 4 * configuration.maxConnectionsPerHost)
+        multi = MultiHandle(pointer: handle)
+        // The thread keeps the engine until `stop()` lets it end.
+        let thread = Thread { self.run(configuration) }
+        thread.name = "riffle-curl"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+    }
+
+    /// Sends `request` and waits for the whole answer (no redirects followed here).
+    func perform(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
+        let transfer = CurlTransfer(request: request, context: context)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
+                transfer.continuation = continuation
+                if let limit = context.limit {
+                    limit.schedule { self.submit(transfer) }
+                } else {
+                    submit(transfer)
+                }
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
+            self.post(cancel: transfer)
+        }
+        return try result.get()
+    }
+
+    /// Ends the thread once nothing is in flight.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        _ = rc_multi_wakeup(multi.pointer)
+    }
+
+    private func submit(_ transfer: CurlTransfer) {
+        inbox.withLock { $0.starts.append(transfer) }
+        _ = rc_multi_wakeup(multi.pointer)
+    }
+
+    private func post(cancel transfer: CurlTransfer) {
+        inbox.withLock { $0.cancels.append(transfer) }
+        _ = rc_multi_wakeup(multi.pointer)
+    }
+
+    // MARK: The I/O thread
+
+    private func run(_ configuration: CurlTransport.Configuration) {
+        var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+        func finish(_ transfer: CurlTransfer, _ result: Result<HTTPResponse, RiffleError>) {
+            if let easy = transfer.easy {
+                _ = rc_multi_remove_handle(multi.pointer, easy)
+                running[easy] = nil
+            }
+            // The place goes to the next request first, so it is sent in this same turn.
+            if transfer.submitted { transfer.context.limit?.release() }
+            transfer.finish(result)
+        }
+
+        while true {
+            let (starts, cancels, stopping) = inbox.withLock { inbox in
+                defer { inbox.starts.removeAll(keepingCapacity: true); inbox.cancels.removeAll(keepingCapacity: true) }
+                return (inbox.starts, inbox.cancels, inbox.stopping)
+            }
+            for transfer in starts {
+                if transfer.isFinished {
+                    // Cancelled while it waited for its place: hand the place on at once.
+                    transfer.context.limit?.release()
+                    continue
+                }
+                transfer.submitted = true
+                if transfer.cancelled.load(ordering: .relaxed) { finish(transfer, .failure(.cancelled)); continue }
+                switch transfer.makeHandle(configuration) {
+                case .success(let easy):
+                    running[easy] = transfer
+                    transfer.context.started?()
+                    if rc_multi_add_handle(multi.pointer, easy) != 0 { finish(transfer, .failure(.transport("curl_multi_add_handle failed"))) }
+                case .failure(let error):
+                    finish(transfer, .failure(error))
+                }
+            }
+            for transfer in cancels where !transfer.isFinished {
+                // Running, or still waiting for its place (it releases nothing until it gets one).
+                finish(transfer, .failure(.cancelled))
+            }
+            if stopping && running.isEmpty {
+                rc_multi_cleanup(multi.pointer)
+                return
+            }
+            var active: Int32 = 0
+            _ = rc_multi_perform(multi.pointer, &active)
+            var easy: UnsafeMutableRawPointer?
+            var code: Int32 = 0
+            while rc_multi_next_done(multi.pointer, &easy, &code) == 1 {
+                guard let done = easy, let transfer = running[done] else { continue }
+                finish(transfer, transfer.result(code: code))
+            }
+            // A request queued behind one that just finished goes out now, not after the poll.
+            if inbox.withLock({ !$0.starts.isEmpty || !$0.cancels.isEmpty }) { continue }
+            var ready: Int32 = 0
+            _ = rc_multi_poll(multi.pointer, running.isEmpty ? 60_000 : 1_000, &ready)
+        }
+    }
+}
+
+/// libcurl's multi handle. Sendable because only the engine's thread uses it, but for
+/// `curl_multi_wakeup`, which libcurl documents as callable from any thread.
+struct MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// libcurl's option and info numbers used here (curl.h, multi.h): a type base plus an index.
+enum CurlOption {
+    static let writeData: Int32 = 10_001
+    static let url: Int32 = 10_002
+    static let errorBuffer: Int32 = 10_010
+    static let writeFunction: Int32 = 20_011
+    static let userAgent: Int32 = 10_018
+    static let lowSpeedLimit: Int32 = 19
+    static let lowSpeedTime: Int32 = 20
+    static let httpHeader: Int32 = 10_023
+    static let headerData: Int32 = 10_029
+    static let customRequest: Int32 = 10_036
+    static let noProgress: Int32 = 43
+    static let noBody: Int32 = 44
+    static let post: Int32 = 47
+    static let followLocation: Int32 = 52
+    static let progressData: Int32 = 10_057
+    static let caInfo: Int32 = 10_065
+    static let headerFunction: Int32 = 20_079
+    static let httpGet: Int32 = 80
+    static let httpVersion: Int32 = 84
+    static let noSignal: Int32 = 99
+    static let acceptEncoding: Int32 = 10_102
+    static let maxFileSize: Int32 = 30_117
+    static let postFieldSize: Int32 = 30_120
+    static let timeoutMS: Int32 = 155
+    static let connectTimeoutMS: Int32 = 156
+    static let copyPostFields: Int32 = 10_165
+    static let tcpKeepAlive: Int32 = 213
+    static let progressFunction: Int32 = 20_219
+    static let pipeWait: Int32 = 237
+    static let protocols: Int32 = 10_318
+
+    static let multiPipelining: Int32 = 3
+    static let multiMaxConnects: Int32 = 6
+    static let multiMaxHostConnections: Int32 = 7
+
+    static let infoResponseCode: Int32 = 0x20_0002
+    static let infoOSErrno: Int32 = 0x20_0019
+    static let infoContentLength: Int32 = 0x60_000F
+}

@@ -1,0 +1,284 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One request on its way through libcurl: the easy handle, and the answer as it arrives.
+///
+/// `@unchecked Sendable`: made on the caller's thread and then handed to the engine's thread through
+/// the engine's lock; from there on every mutable field is touched only on that thread (libcurl calls
+/// the callbacks there too), except `cancelled`, which is atomic.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let context: TransferContext
+    var continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>?
+    let cancelled = Atomic<Bool>(false)
+
+    /// Set on the engine's thread when the transfer got its place (it then holds one until it finishes).
+    var submitted = false
+    private(set) var isFinished = false
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutableRawPointer?
+    private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+    private var limits = (body: 0, header: 0)
+    private var stallTimeout: Duration = .zero
+    /// When bytes last moved, once the answer has begun.
+    private var lastActivity: ContinuousClock.Instant?
+
+    // The answer as it arrives.
+    private var status = 0
+    private var headers: [String: String] = [:]
+    private var lastHeader: String?
+    private var headerBytes = 0
+    private var body = Data()
+    private var bodyStarted = false
+    private var abortReason: RiffleError?
+    private var reported = (upload: Int64(0), download: Int64(0))
+
+    init(request: HTTPRequest, context: TransferContext) {
+        self.request = request
+        self.context = context
+        errorText.initialize(to: 0)
+    }
+
+    deinit {
+        cleanUp()
+        errorText.deallocate()
+    }
+
+    /// Resumes the waiting task once; frees libcurl's handle.
+    func finish(_ result: Result<HTTPResponse, RiffleError>) {
+        guard !isFinished else { return }
+        isFinished = true
+        cleanUp()
+        if case .success(let response) = result { reportFinalProgress(response) }
+        continuation?.resume(returning: result)
+        continuation = nil
+    }
+
+    private func cleanUp() {
+        if let easy { rc_easy_cleanup(easy) }
+        easy = nil
+        if let headerList { rc_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    // MARK: Setting up
+
+    /// The easy handle for this request, every option set.
+    func makeHandle(_ configuration: CurlTransport.Configuration) -> Result<UnsafeMutableRawPointer, RiffleError> {
+        guard let easy = rc_easy_init() else { return .failure(.transport("curl_easy_init failed")) }
+        self.easy = easy
+        limits = (configuration.maxBodySize, configuration.maxHeaderSize)
+        let budget = request.timeout ?? configuration.timeout
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        func set(_ option: Int32, _ value: Int) { _ = rc_easy_setopt_long(easy, option, value) }
+        func set(_ option: Int32, _ text: String) { _ = text.withCString { rc_easy_setopt_pointer(easy, option, $0) } }
+
+        set(CurlOption.url, request.url.absoluteString)
+        set(CurlOption.protocols, "http,https")
+        set(CurlOption.followLocation, 0)
+        set(CurlOption.noSignal, 1)
+        set(CurlOption.tcpKeepAlive, 1)
+        set(CurlOption.httpVersion, 4)  // CURL_HTTP_VERSION_2TLS: HTTP/2 over TLS when offered, else 1.1
+        // Over TLS, a second request to a host waits to learn whether the first connection multiplexes
+        // (HTTP/2) rather than opening another; plain HTTP/1.1 has nothing to wait for.
+        if request.url.scheme?.lowercased() == "https" { set(CurlOption.pipeWait, 1) }
+        set(CurlOption.timeoutMS, max(1, budget.milliseconds))
+        set(CurlOption.connectTimeoutMS, max(1, configuration.connectTimeout.milliseconds))
+        set(CurlOption.lowSpeedLimit, 1)
+        stallTimeout = configuration.stallTimeout
+        // libcurl's own low-speed check averages over several seconds; the progress callback below
+        // ends a stalled answer on time. The check stays on, later, because its timer is what calls the
+        // progress callback about once a second while nothing moves.
+        set(CurlOption.lowSpeedTime, max(1, stallTimeout.milliseconds / 1000) + 10)
+        _ = rc_easy_setopt_offset(easy, CurlOption.maxFileSize, Int64(configuration.maxBodySize))
+        _ = rc_easy_setopt_pointer(easy, CurlOption.errorBuffer, errorText)
+        if let caFile = configuration.caFile { set(CurlOption.caInfo, caFile) }
+
+        _ = rc_easy_setopt_data_callback(easy, CurlOption.writeFunction, curlReceiveBody)
+        _ = rc_easy_setopt_pointer(easy, CurlOption.writeData, context)
+        _ = rc_easy_setopt_data_callback(easy, CurlOption.headerFunction, curlReceiveHeader)
+        _ = rc_easy_setopt_pointer(easy, CurlOption.headerData, context)
+        set(CurlOption.noProgress, 0)
+        _ = rc_easy_setopt_progress_callback(easy, CurlOption.progressFunction, curlProgress)
+        _ = rc_easy_setopt_pointer(easy, CurlOption.progressData, context)
+
+        switch request.method {
+        case .get: set(CurlOption.httpGet, 1)
+        case .head: set(CurlOption.noBody, 1)
+        default: break
+        }
+        if let body = request.body, request.method != .get, request.method != .head {
+            set(CurlOption.post, 1)
+            _ = rc_easy_setopt_offset(easy, CurlOption.postFieldSize, Int64(body.count))
+            // COPYPOSTFIELDS copies the bytes: nothing of ours has to outlive this call.
+            _ = body.withUnsafeBytes { rc_easy_setopt_pointer(easy, CurlOption.copyPostFields, $0.baseAddress ?? UnsafeRawPointer(errorText)) }
+        } else if request.method == .post {
+            set(CurlOption.post, 1)
+            _ = rc_easy_setopt_offset(easy, CurlOption.postFieldSize, 0)
+        }
+        if request.method != .get, request.method != .head, request.method != .post {
+            set(CurlOption.customRequest, request.method.rawValue)
+        }
+
+        // Header names as written. Accept-Encoding goes to libcurl's own option so it decodes the body.
+        set(CurlOption.acceptEncoding, request.headers["Accept-Encoding"] ?? "")
+        var lines: [String] = []
+        for field in request.headers where !field.name.caseInsensitiveEquals("Accept-Encoding") {
+            lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if !request.headers.contains("User-Agent") { set(CurlOption.userAgent, configuration.userAgent) }
+        // No "Expect: 100-continue" wait before a larger body: most servers never answer it.
+        if !request.headers.contains("Expect") { lines.append("Expect:") }
+        for line in lines { headerList = line.withCString { rc_slist_append(headerList, $0) } }
+        _ = rc_easy_setopt_pointer(easy, CurlOption.httpHeader, headerList)
+        return .success(easy)
+    }
+
+    // MARK: Callbacks (the engine's thread)
+
+    fileprivate func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        headerBytes += bytes.count
+        lastActivity = .now
+        guard headerBytes <= limits.header else {
+            abortReason = .tooLarge(what: "response headers", limit: limits.header)
+            return 0
+        }
+        // Trailer fields after a chunked body are not part of the head.
+        if bodyStarted { return bytes.count }
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
+        let line = UnsafeBufferPointer(rebasing: bytes[..<end])
+        if line.count >= 5, line.starts(with: "HTTP/".utf8) {
+            // A new head (after a 1xx, or the first): its status replaces what came before.
+            status = Self.status(in: line) ?? 0
+            headers = [:]
+            lastHeader = nil
+        } else if let first = line.first, first == 32 || first == 9, let name = lastHeader {
+            // An obsolete folded continuation line.
+            headers[name, default: ""] += " " + String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        } else if let colon = line.firstIndex(of: 58) {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self).lowercased()
+            let value = String(decoding: UnsafeBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
+                .trimmingCharacters(in: .whitespaces)
+            if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
+            lastHeader = name
+        }
+        return bytes.count
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        if !bodyStarted {
+            bodyStarted = true
+            var declared: Int64 = -1
+            if let easy, rc_easy_getinfo_offset(easy, CurlOption.infoContentLength, &declared) == 0, declared > 0 {
+                body.reserveCapacity(Int(min(declared, Int64(min(limits.body, 16 * 1024 * 1024)))))
+            }
+        }
+        guard body.count + bytes.count <= limits.body else {
+            abortReason = .tooLarge(what: "response body", limit: limits.body)
+            return 0
+        }
+        body.append(bytes)
+        return bytes.count
+    }
+
+    /// libcurl's progress callback: reports progress, and ends the transfer when it was cancelled or
+    /// the answer, once begun, stalled (no byte for `stallTimeout`).
+    fileprivate func progress(downloadTotal: Int64, downloaded: Int64, uploadTotal: Int64, uploaded: Int64) -> Int32 {
+        if cancelled.load(ordering: .relaxed) { return 1 }
+        let now = ContinuousClock.now
+        if uploaded > reported.upload {
+            reported.upload = uploaded
+            context.progress?(TransferProgress(direction: .upload, completed: uploaded, expected: uploadTotal > 0 ? uploadTotal : nil))
+        }
+        if downloaded > reported.download {
+            reported.download = downloaded
+            lastActivity = now
+            context.progress?(TransferProgress(direction: .download, completed: downloaded, expected: downloadTotal > 0 ? downloadTotal : nil))
+        }
+        if let lastActivity, now - lastActivity >= stallTimeout {
+            abortReason = .stalled(host: CurlTransport.hostLabel(request.url), seconds: max(1, stallTimeout.milliseconds / 1000))
+            return 1
+        }
+        return 0
+    }
+
+    /// The last step of each direction, so a reader always sees the totals (libcurl may finish between
+    /// two progress calls).
+    private func reportFinalProgress(_ response: HTTPResponse) {
+        guard let report = context.progress else { return }
+        if let sent = request.body.map({ Int64($0.count) }), sent > reported.upload {
+            reported.upload = sent
+            report(TransferProgress(direction: .upload, completed: sent, expected: sent))
+        }
+        let received = Int64(response.body.count)
+        if received > reported.download || received == 0 {
+            reported.download = received
+            report(TransferProgress(direction: .download, completed: received, expected: received))
+        }
+    }
+
+    // MARK: The outcome
+
+    /// The answer, or the error `code` (a CURLcode) stands for.
+    func result(code: Int32) -> Result<HTTPResponse, RiffleError> {
+        if code == 0 {
+            var responseCode = 0
+            if status == 0, let easy, rc_easy_getinfo_long(easy, CurlOption.infoResponseCode, &responseCode) == 0 { status = responseCode }
+            return .success(HTTPResponse(status: status, headers: headers, body: body, url: request.url))
+        }
+        if let abortReason { return .failure(abortReason) }
+        var osError = 0
+        if let easy { _ = rc_easy_getinfo_long(easy, CurlOption.infoOSErrno, &osError) }
+        switch code {
+        case 63: return .failure(.tooLarge(what: "response body", limit: limits.body))
+        case 100: return .failure(.tooLarge(what: "response headers", limit: limits.header))
+        default:
+            return .failure(RiffleError.curl(code: code, osError: Int32(osError), detail: String(cString: errorText), url: request.url))
+        }
+    }
+
+    private static func status(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        // "HTTP/1.1 200 OK", "HTTP/2 404"
+        guard let space = line.firstIndex(of: 32) else { return nil }
+        var value = 0, digits = 0
+        for byte in line[(space + 1)...] {
+            guard (48...57).contains(byte), digits < 3 else { break }
+            value = value * 10 + Int(byte - 48)
+            digits += 1
+        }
+        return digits == 3 ? value : nil
+    }
+}
+
+// C callbacks: the transfer comes back through the `*DATA` pointer, unretained (the engine keeps it).
+
+private let curlReceiveBody: rc_data_callback = { buffer, size, count, context in
+    guard let context, let buffer else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
+    return transfer.receiveBody(bytes)
+}
+
+private let curlReceiveHeader: rc_data_callback = { buffer, size, count, context in
+    guard let context, let buffer else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: size * count)
+    return transfer.receiveHeader(bytes)
+}
+
+private let curlProgress: rc_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.progress(downloadTotal: downloadTotal, downloaded: downloaded, uploadTotal: uploadTotal, uploaded: uploaded)
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up, saturating.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        guard seconds < Int64(Int.max / 1000 - 1) else { return Int.max / 2 }
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+}
