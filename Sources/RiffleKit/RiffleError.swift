@@ -21,6 +21,10 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidJSON(offset: Int, reason: String)
     /// The body is JSON but holds no array of items; `keys` are the top-level keys seen.
     case noItems(keys: [String])
+    /// The item array holds no objects, only `count` scalars (or arrays) of `kind` ("numbers",
+    /// "strings"..., "values" when mixed) at the dotted `path` ("" for the whole response), such as
+    /// Hacker News' `topstories.json`, an array of ids.
+    case scalarItems(count: Int, kind: String, path: String)
     /// The body does not have the declared shape.
     case validation(path: String, expected: String, actual: String)
     /// The server answered with a failure envelope.
@@ -61,7 +65,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidJSON(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
         case .noItems(let keys):
             keys.isEmpty ? "no list of items in the response"
-                : "no list of items in the response (top-level keys: \(keys.prefix(8).joined(separator: ", ")))"
+                : "no list of items in the response (top-level keys: \(keys.prefix(8).map { Self.visible($0, limit: 40) }.joined(separator: ", ")))"
+        case .scalarItems(let count, let kind, let path):
+            "an array of \(count) \(kind)\(path.isEmpty ? "" : " at \(Self.visible(path, limit: 60))"), no objects to list"
         case .validation(let path, let expected, let actual): "unexpected JSON at \(path): expected \(expected), got \(actual)"
         case .envelope(let message): "server error: \(message)"
         case .cancelled: "cancelled"
@@ -129,6 +135,24 @@ extension RiffleError {
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
     public static let connectionLostReason = "connection lost"
+
+    /// Server text (a key, a path) shown as it is but safe on a terminal: C0 controls as their
+    /// visible pictures (ESC as ␛), DEL as ␡, C1 controls, bidirectional overrides and line or
+    /// paragraph separators as U+FFFD; cut to `limit` characters.
+    static func visible(_ text: String, limit: Int) -> String {
+        var out = String.UnicodeScalarView()
+        for (n, scalar) in text.unicodeScalars.enumerated() {
+            if n == limit { out.append("…"); break }
+            let v = scalar.value
+            switch v {
+            case 0..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 
     /// The start of a body as one printable line, for `httpStatus` errors.
     static func excerpt(_ body: Data, limit: Int = 100) -> String {

@@ -22,16 +22,10 @@ struct CachedPageSection {
         func row(_ name: String, _ t: Timing) {
             table.add(name, f(t.median), f(t.p99), f(t.best), String(format: "%.0f", t.throughput(bytes: data.count)))
         }
-        let items = try ItemExtractor.items(in: JSONParser.parse(data))
+        let items = try ItemExtractor.items(in: data)
         precondition(items.count == 50, "fixture should yield 50 items, got \(items.count)")
 
-        row("JSONParser.parse", try measure(iterations: iterations) { blackHole(try JSONParser.parse(data)) })
-        row("parse + ItemExtractor.items", try measure(iterations: iterations) {
-            blackHole(try ItemExtractor.items(in: JSONParser.parse(data)))
-        })
-        row("read file + parse + extract", try measure(iterations: iterations) {
-            blackHole(try ItemExtractor.items(in: JSONParser.parse(Data(contentsOf: file))))
-        })
+        row("JSONParser.parse (tape, then every value)", try measure(iterations: iterations) { blackHole(try JSONParser.parse(data)) })
         row("JSONDocument (tape pass)", try measure(iterations: iterations) { blackHole(try JSONDocument(data)) })
         row("tape: ItemExtractor.items(in: Data)", try measure(iterations: iterations) {
             blackHole(try ItemExtractor.items(in: data))
@@ -76,13 +70,16 @@ struct CodablePage: Decodable {
 
 // `riffle-bench` runs every section; `riffle-bench decode load process cache` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
-// stored-page path; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
+// stored-page path; `profile-parse`: `JSONParser.parse`, a whole `JSONValue`; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
 // lookups of pages that are not stored); `riffle-bench cold`: the serial cold load alone, for tracing.
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(in: data)) }
+} else if wanted.contains("profile-parse") {
+    let data = FeedFixture.page()
+    for _ in 0..<5_000 { blackHole(try JSONParser.parse(data)) }
 } else if wanted.contains("profile-stored") {
     let data = FeedFixture.page()
     for _ in 0..<20_000 { blackHole(try ItemExtractor.items(inStoredPage: data)) }

@@ -26,4 +26,59 @@ struct FeedTests {
         // FNV-1a 64 of "a" is a published test vector.
         #expect(StableHash.hex(of: "a") == "af63dc4c8601ec8c")
     }
+
+    // MARK: A page's identity
+
+    @Test func everythingThatChangesAPagesURLChangesTheFeedsIdentity() throws {
+        let template = "https://api.example.com/items?page={page}"
+        let plain = try Feed(template: template)
+        var zeroBased = plain
+        zeroBased.firstPage = 0  // set after creation, as `--first-page` does
+        let offset25 = try Feed(template: "https://api.example.com/items?offset={offset}", pagination: Pagination(.offset(limit: 25)))
+        let offset50 = try Feed(template: "https://api.example.com/items?offset={offset}", pagination: Pagination(.offset(limit: 50)))
+        let open = try Feed(template: template, pagination: Pagination(.pageNumber(firstPage: 1)), query: ["state": "open"])
+        let closed = try Feed(template: template, pagination: Pagination(.pageNumber(firstPage: 1)), query: ["state": "closed"])
+        let cursor = try Feed(template: "https://api.example.com/items", pagination: Pagination(.cursor(path: "next", parameter: "after")))
+        let link = try Feed(template: "https://api.example.com/items", pagination: Pagination(.linkHeader))
+        let ids = [plain, zeroBased, offset25, offset50, open, closed, cursor, link].map(\.id)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        // What does not change a URL leaves the identity alone.
+        var renamed = plain
+        renamed.name = "another name"
+        renamed.fields = FieldMapping(title: "headline")
+        renamed.maxAge = 60
+        #expect(renamed.id == plain.id)
+    }
+
+    @Test func aPresetsResolvedArgumentIsPartOfTheIdentity() throws {
+        let github = try #require(try PresetAssets.catalog(environment: [:])["github"])
+        let swift = try github.feed(argument: "apple/swift"), llvm = try github.feed(argument: "apple/llvm")
+        #expect(swift.id != llvm.id)
+        #expect(swift.id == (try github.feed(argument: "apple/swift")).id)
+    }
+
+    @Test func theDemoFeedKeepsItsPagesAcrossItsChangingPort() throws {
+        let first = try Feed(template: "http://127.0.0.1:50001/api/items?page={page}", cacheIdentity: "riffle-demo")
+        let second = try Feed(template: "http://127.0.0.1:50002/api/items?page={page}", cacheIdentity: "riffle-demo")
+        #expect(first.id == second.id)
+        #expect(first.cacheIdentity == "riffle-demo")
+        var zeroBased = second
+        zeroBased.firstPage = 0
+        #expect(zeroBased.id != first.id)
+    }
+
+    @Test func changingTheFirstPageNeverServesAnotherPagesFile() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-identity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = server.baseURL.absoluteString + "/page?page={page}"
+        let fromOne = PageLoader(feed: try Feed(template: template, firstPage: 1), cacheDirectory: cache, transport: CurlTransport())
+        let fromZero = PageLoader(feed: try Feed(template: template, firstPage: 0), cacheDirectory: cache, transport: CurlTransport())
+        #expect(try await fromOne.load(1).items.map(\.title) == ["item 3", "item 4"])
+        let page = try await fromZero.load(1)
+        #expect(page.items.map(\.title) == ["item 1", "item 2"])
+        #expect(page.source == .network)
+        #expect(server.requests.map(\.target) == ["/page?page=1", "/page?page=0"])
+    }
 }

@@ -2,7 +2,9 @@ import DemoServer
 import Foundation
 
 /// A 127.0.0.1 server speaking every pagination style over five items, two per page:
-/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K&...]`, `/more?page=K`.
+/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K&...]`, `/more?page=K`, and pages
+/// whose end only their body tells, as real APIs do: `/numbered?page=K` (`total_pages`), `/algolia?page=K`
+/// (`nbPages`, counted from 0) and `/totals?page=K&per_page=N` (`total`).
 enum PaginationServer {
     static let itemCount = 5
     static let perPage = 2
@@ -41,6 +43,16 @@ enum PaginationServer {
         case "/more":
             let page = Int(request.query("page") ?? "") ?? 1
             return .json(#"{"has_more": \#(page * perPage < itemCount), "items": \#(items(from: (page - 1) * perPage))}"#)
+        case "/numbered":
+            let page = Int(request.query("page") ?? "") ?? 1
+            return .json(#"{"page": \#(page), "total_pages": 3, "hits": \#(items(from: (page - 1) * perPage))}"#)
+        case "/algolia":
+            let page = Int(request.query("page") ?? "") ?? 0
+            return .json(#"{"hits": \#(items(from: page * perPage)), "nbHits": 5, "page": \#(page), "nbPages": 3, "hitsPerPage": 2}"#)
+        case "/totals":
+            let page = Int(request.query("page") ?? "") ?? 1
+            let size = Int(request.query("per_page") ?? "") ?? perPage
+            return .json(#"{"total": \#(itemCount), "results": \#(items(from: (page - 1) * size, count: size))}"#)
         case "/envelope":
             return .json(#"{"ok": false, "error": "invalid_auth", "items": []}"#)
         default:

@@ -34,9 +34,28 @@ public struct Feed: Sendable, Hashable {
     public var envelope: Envelope?
     /// How long a stored page counts as fresh, in seconds; nil leaves it to the cache's default.
     public var maxAge: TimeInterval?
-    /// What identifies the feed's pages on disk; the template (and query) unless set (the demo feed's port
-    /// changes every run, its pages should not move).
-    public var cacheIdentity: String
+    /// What stands for `template` in `cacheIdentity`, for a feed whose URL changes from run to run while
+    /// its pages stay the same (the demo feed's port); nil uses the template.
+    public var cacheName: String?
+
+    /// What identifies the feed's pages on disk: everything that changes a page's URL, so that changing
+    /// one never serves another page's file. The template (with a preset's argument already in it, or
+    /// `cacheName`), the added query values, and the pagination's own numbers (a first page other than
+    /// 1, the offset page size, the cursor parameter). A plain page-numbered feed is its template alone.
+    public var cacheIdentity: String {
+        var identity = cacheName ?? template
+        if !query.isEmpty {
+            identity += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        }
+        switch pagination.style {
+        case .pageNumber(let first) where first != 1: identity += " first=\(first)"
+        case .pageNumber: break
+        case .offset(let limit): identity += " limit=\(limit)"
+        case .cursor(let path, let parameter): identity += " cursor=\(parameter)@\(path)"
+        case .linkHeader: identity += " link"
+        }
+        return identity
+    }
 
     /// The number the server gives its first page when the style is `.pageNumber` (0 or 1), else 1.
     /// Riffle always numbers pages from 1. Setting it makes the feed page-numbered.
@@ -47,6 +66,7 @@ public struct Feed: Sendable, Hashable {
 
     /// Creates a page-numbered feed after checking the template: it must parse as an http(s) URL with a host
     /// and contain `{page}`.
+    /// - Parameter cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, firstPage: Int = 1, cacheIdentity: String? = nil) throws(TemplateError) {
         try self.init(template: template, name: name, pagination: Pagination(.pageNumber(firstPage: firstPage)),
@@ -55,6 +75,7 @@ public struct Feed: Sendable, Hashable {
 
     /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
     /// with a host and contain the placeholders the style needs.
+    /// - Parameter cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
@@ -76,9 +97,7 @@ public struct Feed: Sendable, Hashable {
         self.envelope = envelope
         self.maxAge = maxAge
         self.name = name ?? host
-        // Query parameters change what the pages hold, so they are part of the identity.
-        self.cacheIdentity = cacheIdentity ?? (query.isEmpty ? template
-            : template + "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&"))
+        self.cacheName = cacheIdentity
     }
 
     /// A short, stable folder name for this feed's pages: a hash of `cacheIdentity`, never server text.
@@ -96,6 +115,16 @@ public struct Feed: Sendable, Hashable {
         components.queryItems = (components.queryItems ?? [])
             + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         return components.url ?? url
+    }
+
+    /// The page size the page URLs ask for (`per_page=30`, `limit=25`, an offset feed's limit), when
+    /// they say: a page's `total` is reached when the pages before it and its own items add up to it.
+    var requestedPageSize: Int? {
+        if case .offset(let limit) = pagination.style { return limit }
+        guard let items = URLComponents(url: url(forPage: 1), resolvingAgainstBaseURL: false)?.queryItems else { return nil }
+        let names: Set = ["per_page", "perPage", "page_size", "pageSize", "pagesize", "limit", "_limit", "size", "hitsPerPage",
+                          "maxResults", "pagelen", "count", "rows"]
+        return items.lazy.filter { names.contains($0.name) }.compactMap { $0.value.flatMap { Int($0) } }.first { $0 > 0 }
     }
 
     /// What is wrong with a feed URL template; each reads as one line.

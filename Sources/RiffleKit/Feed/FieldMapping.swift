@@ -41,9 +41,9 @@ public struct Envelope: Sendable, Hashable {
     }
 
     /// The failure `document` reports, or nil when it reports none.
-    public func failure(in document: JSONValue) -> RiffleError? {
-        guard document.value(atPath: successPath)?.boolValue == false else { return nil }
-        let message = errorPath.flatMap { document.value(atPath: $0)?.scalarText } ?? "\(successPath) is false"
+    public func failure(in document: JSONDocument) -> RiffleError? {
+        guard document.scalar(atPath: successPath)?.boolValue == false else { return nil }
+        let message = errorPath.flatMap { document.scalar(atPath: $0)?.scalarText } ?? "\(successPath) is false"
         return .envelope(message: RiffleError.oneLine(message))
     }
 }

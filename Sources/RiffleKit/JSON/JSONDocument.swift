@@ -27,7 +27,8 @@ public final class JSONDocument: Sendable {
 
     /// The document's bytes, exactly as given.
     public let data: Data
-    /// What the tape pass checked; `.structure` documents read their strings leniently.
+    /// What the tape pass checked. Strings are always read without checking them again: a `.full`
+    /// pass checked them, and a `.structure` one leaves them to the lenient reading.
     public let validation: Validation
     let tape: [TapeEntry]
 
@@ -62,29 +63,28 @@ public final class JSONDocument: Sendable {
     public var root: JSONNode { JSONNode(document: self, index: 0) }
 
     /// Runs `body` with a reader over the bytes and the tape (both valid only inside `body`).
-    func withReader<R>(_ body: (TapeReader) throws(RiffleError) -> R) throws(RiffleError) -> R {
-        let result: Result<R, RiffleError> = data.withUnsafeBytes { raw in
+    func withReader<R, E: Error>(_ body: (TapeReader) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = data.withUnsafeBytes { raw in
             tape.withUnsafeBufferPointer { tape in
                 // The initialiser rejected empty data, so there is a base address.
-                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape,
-                                        lenient: validation == .structure)
-                do throws(RiffleError) { return .success(try body(reader)) } catch { return .failure(error) }
+                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape)
+                do throws(E) { return .success(try body(reader)) } catch { return .failure(error) }
             }
         }
         return try result.get()
     }
 
-    /// The full value at tape `index`.
-    func value(at index: Int) -> JSONValue {
-        let start = Int(tape[index].start)
-        return data.withUnsafeBytes { raw in
-            var scanner = JSONScanner(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count)
-            // Strings the tape pass did not check are read leniently (U+FFFD, never an error).
-            scanner.lenientStrings = validation == .structure
-            // The tape pass checked these very bytes (their structure at least, and a lenient read
-            // accepts any string), so parsing them again cannot fail.
-            return (try? scanner.parseValue(at: start)) ?? .null
+    /// The scalar at a dotted path from the root (`meta.has_more`), or nil when there is none there
+    /// (or a container is).
+    func scalar(atPath path: String) -> JSONValue? {
+        withReader { (r: TapeReader) -> JSONValue? in
+            r.value(0, at: path.split(separator: ".", omittingEmptySubsequences: true).lazy.map(String.init)).flatMap(r.scalar)
         }
+    }
+
+    /// The full value at tape `index`, built from the tape.
+    func value(at index: Int) -> JSONValue {
+        withReader { (reader: TapeReader) -> JSONValue in reader.value(index) }
     }
 }
 

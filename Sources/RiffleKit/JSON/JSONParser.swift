@@ -1,6 +1,8 @@
 import Foundation
 
-/// Parses JSON bytes into a `JSONValue` (RFC 8259), in one pass over the raw buffer.
+/// Parses JSON bytes into a `JSONValue` (RFC 8259): a convenience over `JSONDocument`, whose one
+/// checking pass (the tape) is built and then read in full. Reading a feed's items goes through the
+/// tape directly (`ItemExtractor`) and decodes only what the list shows.
 ///
 /// Written by hand rather than using JSONSerialization: a cached page must decode in well under a
 /// millisecond, and Foundation's parsers take several times that (see DECISIONS.md).
@@ -20,29 +22,13 @@ public enum JSONParser {
     /// Parses a complete JSON document.
     /// - Throws: `JSONParser.Error` naming the byte offset where parsing failed.
     public static func parse(_ data: Data) throws(JSONParser.Error) -> JSONValue {
-        let result: Result<JSONValue, JSONParser.Error> = data.withUnsafeBytes { raw in
-            parse(bytes: raw.bindMemory(to: UInt8.self))
-        }
-        return try result.get()
+        try JSONDocument(data).root.value
     }
 
     /// Parses a complete JSON document held in an array of bytes.
     /// - Throws: `JSONParser.Error` naming the byte offset where parsing failed.
     public static func parse(_ bytes: [UInt8]) throws(JSONParser.Error) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { parse(bytes: $0) }.get()
-    }
-
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParser.Error> {
-        // An empty buffer may have no base address; give the scanner one so it never checks.
-        guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            return .failure(Error(offset: 0, reason: "empty input"))
-        }
-        var scanner = JSONScanner(base: base, count: bytes.count)
-        do throws(JSONParser.Error) {
-            return .success(try scanner.parseDocument())
-        } catch {
-            return .failure(error)
-        }
+        try parse(Data(bytes))
     }
 
     /// Why a document is not valid JSON, and where.

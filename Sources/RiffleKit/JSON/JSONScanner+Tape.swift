@@ -1,3 +1,5 @@
+import Foundation
+
 /// One value or object key of a document, as the tape pass records it.
 ///
 /// 12 bytes, so a page's tape stays small and cache-friendly; documents are limited to 4 GB.
@@ -18,10 +20,11 @@ struct TapeEntry {
     var flags: UInt8 = 0
 }
 
-/// The tape pass: one walk over the bytes that checks them exactly as `parseDocument` does (the
-/// same helpers, the same errors and offsets) but builds no values. Strings are recorded by
-/// position and decoded only when someone reads them.
+/// The tape pass: one walk over the bytes that checks them (RFC 8259, strictly; see `JSONParser`)
+/// and builds no values. Strings are recorded by position and decoded only when someone reads them;
+/// `TapeReader.value` builds a `JSONValue` from the tape when one is wanted.
 extension JSONScanner {
+    /// Checks a whole document and records its values in `tape`, in document order.
     mutating func scanDocument(into tape: inout [TapeEntry]) throws(JSONParser.Error) {
         guard count < Int(UInt32.max) else { throw error("document larger than 4 GB", at: 0) }
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
@@ -351,15 +354,27 @@ extension JSONScanner {
         }
     }
 
-    /// The value that starts at byte `offset`, built in full (a tape node being materialised).
-    mutating func parseValue(at offset: Int) throws(JSONParser.Error) -> JSONValue {
-        index = offset
-        return try parseValue(depth: 0)
-    }
-
-    /// The text of the string whose opening quote is at byte `offset`, unescaped.
-    mutating func parseString(at offset: Int) throws(JSONParser.Error) -> String {
-        index = offset
-        return try parseString()
+    /// The text of a string the tape pass recorded: its opening quote at `start`, its closing one
+    /// at `end`. The pass found where it ends and (for `.full`) checked it, so this only copies the
+    /// runs between backslashes (found with `memchr`) and decodes each escape, leniently: for checked
+    /// bytes that is the same text, for unchecked ones malformed escapes become U+FFFD and invalid
+    /// UTF-8 is repaired by `String(decoding:)`. Never throws, never reads past `end`.
+    mutating func recordedString(from start: Int, to end: Int) -> String {
+        scratch.removeAll()
+        var i = start &+ 1
+        while i < end {
+            guard let found = memchr(base + i, 0x5C, end &- i) else {
+                scratch.append(UnsafeBufferPointer(start: base + i, count: end &- i))
+                break
+            }
+            let backslash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+            scratch.append(UnsafeBufferPointer(start: base + i, count: backslash &- i))
+            index = backslash
+            // The tape pass ended the string at `end`, so an escape here has its next byte; the
+            // lenient reading consumes exactly what that pass skipped, and never the closing quote.
+            do throws(JSONParser.Error) { try parseEscapeLeniently() } catch { break }
+            i = index
+        }
+        return String(decoding: scratch.bytes, as: UTF8.self)
     }
 }

@@ -1,38 +1,26 @@
-/// The byte scanner behind `JSONParser`.
+/// The one JSON reader: the tape pass (`JSONScanner+Tape.swift`) checks a document and records
+/// where each value is; the helpers here check numbers, UTF-8 and escapes for that pass and decode
+/// escapes when a recorded string is read later (`TapeReader.string`). `JSONParser` and `JSONDocument` both
+/// stand on it, so they accept and reject exactly the same documents.
 ///
 /// Speed matters here (a cached page must decode in about 0.1 ms), so it reads through a raw
-/// pointer with explicit end checks, skips plain string bytes eight at a time, validates UTF-8
-/// itself (only where a byte is non-ASCII) and builds each array and object at its exact size
-/// from a shared stack instead of growing one array per container.
+/// pointer with explicit end checks, skips plain string bytes eight at a time and validates UTF-8
+/// itself (only where a byte is non-ASCII).
 struct JSONScanner {
-    // Internal rather than private: the tape pass (`JSONScanner+Tape.swift`) shares this scanner's
-    // validation so that both readers accept and reject exactly the same documents.
     let base: UnsafePointer<UInt8>
     let count: Int
     var index = 0
-    /// Read strings without checking their contents (a `.structure` document, whose tape pass only
-    /// found where each string ends): invalid UTF-8 is left for `String(decoding:)` to repair,
-    /// malformed escapes become U+FFFD, control characters are kept. Never throws for a string's
-    /// contents, only for running out of bytes.
+    /// Scan strings without checking their contents (a `.structure` pass, `scanStoredString`): only
+    /// where each ends is found; reading them later repairs invalid UTF-8 and malformed escapes.
     var lenientStrings = false
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
-    let scratch = ByteBuffer()
-    private let members = Stack<(key: String, value: JSONValue)>()
-    private let elements = Stack<JSONValue>()
+    let scratch: ByteBuffer
 
-    init(base: UnsafePointer<UInt8>, count: Int) {
+    /// - Parameter scratch: a buffer to reuse, when many strings are read one after another.
+    init(base: UnsafePointer<UInt8>, count: Int, scratch: ByteBuffer = ByteBuffer()) {
         self.base = base
         self.count = count
-    }
-
-    mutating func parseDocument() throws(JSONParser.Error) -> JSONValue {
-        // RFC 8259 §8.1: a parser MAY ignore a byte order mark; some servers and editors write one.
-        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
-        skipWhitespace()
-        let value = try parseValue(depth: 0)
-        skipWhitespace()
-        guard index == count else { throw error("unexpected data after the document") }
-        return value
+        self.scratch = scratch
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONParser.Error {
@@ -48,20 +36,6 @@ struct JSONScanner {
         }
     }
 
-    mutating func parseValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
-        guard index < count else { throw error("unexpected end of data") }
-        switch base[index] {
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
-        default: throw error("unexpected character")
-        }
-    }
-
     mutating func expect(_ word: StaticString) throws(JSONParser.Error) {
         let start = word.utf8Start
         for i in 0..<word.utf8CodeUnitCount {
@@ -69,62 +43,6 @@ struct JSONScanner {
             guard base[index] == start[i] else { throw error("unexpected character") }
             index &+= 1
         }
-    }
-
-    private mutating func parseObject(depth: Int) throws(JSONParser.Error) -> JSONValue {
-        guard depth <= JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
-        index &+= 1
-        skipWhitespace()
-        if index < count, base[index] == UInt8(ascii: "}") { index &+= 1; return .object(JSONObject()) }
-        let bottom = members.count
-        // On a throw the stack is abandoned with the whole scanner, so no unwinding is needed here.
-        while true {
-            skipWhitespace()
-            guard index < count else { throw error("unexpected end of data") }
-            guard base[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < count else { throw error("unexpected end of data") }
-            guard base[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index &+= 1
-            skipWhitespace()
-            let value = try parseValue(depth: depth)
-            members.push((key, value))
-            skipWhitespace()
-            guard index < count else { throw error("unexpected end of data") }
-            switch base[index] {
-            case UInt8(ascii: ","): index &+= 1
-            case UInt8(ascii: "}"): index &+= 1; return .object(JSONObject(members.pop(downTo: bottom)))
-            default: throw error("expected ',' or '}'")
-            }
-        }
-    }
-
-    private mutating func parseArray(depth: Int) throws(JSONParser.Error) -> JSONValue {
-        guard depth <= JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
-        index &+= 1
-        skipWhitespace()
-        if index < count, base[index] == UInt8(ascii: "]") { index &+= 1; return .array([]) }
-        let bottom = elements.count
-        while true {
-            skipWhitespace()
-            let value = try parseValue(depth: depth)
-            elements.push(value)
-            skipWhitespace()
-            guard index < count else { throw error("unexpected end of data") }
-            switch base[index] {
-            case UInt8(ascii: ","): index &+= 1
-            case UInt8(ascii: "]"): index &+= 1; return .array(elements.pop(downTo: bottom))
-            default: throw error("expected ',' or ']'")
-            }
-        }
-    }
-
-    private mutating func parseNumber() throws(JSONParser.Error) -> String {
-        let start = index
-        try skipNumber()
-        // Numbers are short, so this is usually a small string stored inline without allocating.
-        return String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
     }
 
     /// Checks the number at `index` and moves past it.
@@ -157,48 +75,6 @@ struct JSONScanner {
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
     // MARK: Strings
-
-    /// Reads a string starting at its opening quote.
-    ///
-    /// Plain runs are found eight bytes at a time; a string without escapes becomes a `String`
-    /// straight from the input, one with escapes is assembled in `scratch`.
-    mutating func parseString() throws(JSONParser.Error) -> String {
-        index &+= 1
-        var runStart = index
-        var escaped = false
-        while true {
-            while index &+ 8 <= count, !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index &+= 8
-            }
-            guard index < count else { throw error("unterminated string") }
-            let b = base[index]
-            if b == UInt8(ascii: "\"") {
-                let run = UnsafeBufferPointer(start: base + runStart, count: index &- runStart)
-                index &+= 1
-                // The bytes were validated above; `String(decoding:)` only re-checks them, quickly.
-                if !escaped { return String(decoding: run, as: UTF8.self) }
-                scratch.append(run)
-                return String(decoding: scratch.bytes, as: UTF8.self)
-            } else if b == UInt8(ascii: "\\") {
-                if !escaped { scratch.removeAll(); escaped = true }
-                scratch.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart))
-                if lenientStrings { try parseEscapeLeniently() } else { try parseEscape() }
-                runStart = index
-            } else if b < 0x20 {
-                if lenientStrings { index &+= 1; continue }
-                throw error(b == 0 ? "NUL byte in string (use \\u0000)" : "control character in string (escape it)")
-            } else if b >= 0x80 {
-                // Lenient: a bad sequence is repaired to U+FFFD by `String(decoding:)` at the end.
-                if lenientStrings { index &+= 1 } else { try skipUTF8Sequence(lead: b) }
-            } else {
-                index &+= 1
-            }
-        }
-    }
-
-    /// Whether any of eight bytes is a quote, a backslash, a control character or non-ASCII.
-    /// False positives are harmless (the byte loop looks again); there are no false negatives.
-    @inline(__always) static func needsAttention(_ w: UInt64) -> Bool { attentionMask(w) != 0 }
 
     /// The high bit of each of eight bytes (little-endian) that may need attention. Bits above a
     /// true one can be false positives (borrows), but the lowest set bit is always a true one, so
@@ -372,51 +248,11 @@ struct JSONScanner {
     }
 }
 
-/// A growable stack of values kept in raw memory, so that finished containers can be moved out
-/// into an exactly-sized array without copying, retaining or releasing each element.
-private final class Stack<Element> {
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity = 64
-    private(set) var count = 0
-
-    init() { storage = .allocate(capacity: capacity) }
-
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
-    @inline(__always) func push(_ element: Element) {
-        if count == capacity { grow() }
-        (storage + count).initialize(to: element)
-        count &+= 1
-    }
-
-    /// Moves the elements above `bottom` out, in order, as an array of exactly their number.
-    func pop(downTo bottom: Int) -> [Element] {
-        let n = count - bottom
-        let result = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: storage + bottom, count: n)
-            initialized = n
-        }
-        count = bottom
-        return result
-    }
-
-    private func grow() {
-        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        bigger.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = bigger
-        capacity *= 2
-    }
-}
-
 /// Bytes appended without `Array`'s generic and uniqueness overhead: escaped strings are built here
 /// a few bytes at a time.
 final class ByteBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity = 4_096
+    private var capacity = 256
     private var count = 0
 
     init() { storage = .allocate(capacity: capacity) }

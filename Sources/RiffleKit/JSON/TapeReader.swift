@@ -1,51 +1,11 @@
 import Foundation
 
-/// A key to look up in a tape, prepared once: its bytes for a plain comparison, its text for the
-/// rare key that needs `String`'s Unicode-aware equality.
-///
-/// Plain values with no references, so the dozen lookups per item cost no retain/release (that
-/// traffic was a sixth of the extraction time with `String` and `[UInt8]` members).
-struct TapeKey: @unchecked Sendable {  // points at memory that is written once and never freed or changed
-    let bytes: UnsafePointer<UInt8>
-    let length: Int
-    let isASCII: Bool
-
-    /// Copies `text` into memory that lives as long as the process: only for the fixed key tables.
-    init(_ text: String) {
-        let utf8 = Array(text.utf8)
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, utf8.count))
-        storage.initialize(from: utf8, count: utf8.count)
-        bytes = UnsafePointer(storage)
-        length = utf8.count
-        isASCII = utf8.allSatisfy { $0 < 0x80 }
-    }
-
-    var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self) }
-}
-
-/// A dotted path such as `user.login`, prepared once and free of references (like `TapeKey`).
-struct TapePath: @unchecked Sendable {  // `rest` points at memory written once and never freed or changed
-    let first: TapeKey
-    let rest: UnsafeBufferPointer<TapeKey>
-
-    /// Only for fixed tables: the keys live as long as the process. An empty path is not a path.
-    init(_ dotted: String) {
-        let keys = dotted.split(separator: ".", omittingEmptySubsequences: true).map { TapeKey(String($0)) }
-        first = keys.first ?? TapeKey("")
-        let storage = UnsafeMutableBufferPointer<TapeKey>.allocate(capacity: max(1, keys.count - 1))
-        _ = storage.initialize(from: keys.dropFirst())
-        rest = UnsafeBufferPointer(rebasing: storage[0..<max(0, keys.count - 1)])
-    }
-}
-
 /// Reads a document's tape through raw pointers, valid only inside `JSONDocument.withReader`.
 /// Indices are tape indices; lookups follow `JSONValue`'s rules (the last of duplicated keys wins).
 struct TapeReader {
     let base: UnsafePointer<UInt8>
     let count: Int
     let tape: UnsafeBufferPointer<TapeEntry>
-    /// Whether strings were left unchecked by the tape pass (`.structure`): read them leniently.
-    let lenient: Bool
 
     @inline(__always) func kind(_ i: Int) -> TapeEntry.Kind { tape[i].kind }
 
@@ -82,43 +42,62 @@ struct TapeReader {
     }
 
     /// The value of `key` in the object at `i`, or nil when `i` is not an object or lacks the key.
-    func member(of i: Int, _ key: TapeKey) -> Int? {
+    func member(of i: Int, named key: String) -> Int? {
         guard tape[i].kind == .object else { return nil }
         var found: Int?
         forEachMember(of: i) { k, v in if keyMatches(k, key) { found = v } }
         return found
     }
 
-    /// The value at `path` from `i`; an empty path is `i` itself.
-    func value(_ i: Int, at path: [TapeKey]) -> Int? {
+    /// The value at `path` from `i`: object keys, or element numbers in arrays (`artists.0.name`).
+    /// An empty path is `i` itself.
+    func value<Path: Sequence<String>>(_ i: Int, at path: Path) -> Int? {
         var current = i
         for key in path {
-            guard let next = member(of: current, key) else { return nil }
-            current = next
+            switch tape[current].kind {
+            case .object:
+                guard let next = member(of: current, named: key) else { return nil }
+                current = next
+            case .array:
+                guard let n = Int(key), n >= 0 else { return nil }
+                var element: Int?
+                var seen = 0
+                forEachElement(of: current) { e in
+                    if seen == n { element = e }
+                    seen &+= 1
+                }
+                guard let element else { return nil }
+                current = element
+            default:
+                return nil
+            }
         }
         return current
     }
 
-    @inline(__always) func keyMatches(_ k: Int, _ key: TapeKey) -> Bool {
+    /// Whether the key at `k` is `key`. Plain keys compare as bytes; a key with escapes or
+    /// non-ASCII bytes compares as `String`s (canonical equivalence, as `JSONObject` does).
+    @inline(__always) func keyMatches(_ k: Int, _ key: String) -> Bool {
         let entry = tape[k]
-        guard entry.flags == 0, key.isASCII else { return string(k) == key.text }
+        guard entry.flags == 0 else { return string(k) == key }
         let length = Int(entry.end) &- Int(entry.start) &- 1
-        return length == key.length && (length == 0 || memcmp(base + Int(entry.start) + 1, key.bytes, length) == 0)
+        var key = key
+        return key.withUTF8 { bytes in
+            bytes.count == length && (length == 0 || memcmp(base + Int(entry.start) + 1, bytes.baseAddress!, length) == 0)
+        }
     }
 
     /// The text of the string at `i`, unescaped. Total: in a `.structure` document, invalid UTF-8
     /// (repaired by `String(decoding:)`) and malformed escapes become U+FFFD.
-    func string(_ i: Int) -> String {
+    /// - Parameter scratch: a buffer to reuse when reading many strings.
+    func string(_ i: Int, scratch: ByteBuffer? = nil) -> String {
         let entry = tape[i]
         if entry.flags & TapeEntry.escaped == 0 {
             let run = UnsafeBufferPointer(start: base + Int(entry.start) + 1, count: Int(entry.end) &- Int(entry.start) &- 1)
             return String(decoding: run, as: UTF8.self)
         }
-        var scanner = JSONScanner(base: base, count: count)
-        scanner.lenientStrings = lenient
-        // Checked by the tape pass (fully, or its extent when lenient, which then accepts any
-        // contents), so it cannot fail here.
-        return (try? scanner.parseString(at: Int(entry.start))) ?? ""
+        var scanner = JSONScanner(base: base, count: count, scratch: scratch ?? ByteBuffer())
+        return scanner.recordedString(from: Int(entry.start), to: Int(entry.end))
     }
 
     /// The number's exact text.
@@ -148,5 +127,76 @@ struct TapeReader {
         case .false: "false"
         default: nil
         }
+    }
+
+    /// The value at `i` with all its contents, built from the tape.
+    func value(_ i: Int) -> JSONValue {
+        value(i, scratch: ByteBuffer())
+    }
+
+    private func value(_ i: Int, scratch: ByteBuffer) -> JSONValue {
+        switch tape[i].kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .number: return .number(numberText(i))
+        case .string: return .string(string(i, scratch: scratch))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(elementCount(of: i))
+            forEachElement(of: i) { elements.append(value($0, scratch: scratch)) }
+            return .array(elements)
+        case .object:
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(memberCount(of: i))
+            forEachMember(of: i) { k, v in members.append((string(k, scratch: scratch), value(v, scratch: scratch))) }
+            return .object(JSONObject(members))
+        }
+    }
+
+    func elementCount(of i: Int) -> Int {
+        var n = 0
+        forEachElement(of: i) { _ in n &+= 1 }
+        return n
+    }
+}
+
+extension TapeReader {
+    /// `Timestamp.date(from:)` of the value at `i`, reading a plain string's bytes in place.
+    func date(_ i: Int) -> Date? {
+        let entry = tape[i]
+        switch entry.kind {
+        case .string where entry.flags & TapeEntry.escaped == 0:
+            let start = Int(entry.start) &+ 1
+            let bytes = UnsafeBufferPointer(start: base + start, count: Int(entry.end) &- start)
+            return Timestamp.iso8601(bytes: bytes) ?? Timestamp.seconds(String(decoding: bytes, as: UTF8.self), minimum: 1e8)
+        case .string, .number: return scalar(i).flatMap(Timestamp.date(from:))
+        default: return nil
+        }
+    }
+
+    /// The keys (and element numbers) from the root to the value at `target`: `["data", "children"]`.
+    func path(to target: Int) -> [String] {
+        var path: [String] = []
+        var current = 0
+        while current != target {
+            var next: Int?
+            switch kind(current) {
+            case .object:
+                forEachMember(of: current) { k, v in
+                    if next == nil, v <= target, target < after(v) { next = v; path.append(string(k)) }
+                }
+            case .array:
+                var n = 0
+                forEachElement(of: current) { e in
+                    if next == nil, e <= target, target < after(e) { next = e; path.append(String(n)) }
+                    n &+= 1
+                }
+            default: break
+            }
+            guard let next else { return path }
+            current = next
+        }
+        return path
     }
 }

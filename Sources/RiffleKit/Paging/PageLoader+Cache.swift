@@ -10,35 +10,25 @@ extension PageLoader {
     /// The feed's own max age, else the configuration's; the server's headers override both.
     nonisolated var effectiveMaxAge: TimeInterval? { feed.maxAge ?? configuration.maxAge }
 
-    /// Whether reading a page needs the full `JSONValue` tree: a configured feed (item path, field
-    /// mapping, envelope, `hasMore`) or a cursor read from the body. Other feeds take the lazy
-    /// `JSONDocument`, which is several times faster.
-    nonisolated var needsDocument: Bool {
-        if case .cursor = feed.pagination.style { return true }
-        return feed.itemPath != nil || !feed.fields.isEmpty || feed.pagination.hasMorePath != nil || feed.envelope != nil
-    }
-
-    /// A page body read once: its items and, for configured feeds, the whole tree (cursor, `hasMore`).
+    /// A page body read once: its items, the document they were read from (cursor, `hasMore` and
+    /// the end-of-feed signals are read from it too) and where in it the item array is.
     struct ParsedBody: Sendable {
         var items: [Item]
-        var document: JSONValue?
+        var document: JSONDocument
+        var array: Int
     }
 
-    /// Reads a body the way this feed needs: configured feeds (item path, field mapping, envelope,
-    /// `hasMore`, cursor) take the full tree; the others the lazy `JSONDocument`, several times faster.
+    /// Reads a body with the feed's item path and field mapping (`ItemExtractor`, on the lazy tape).
     /// Throws for what must never be stored: not JSON, a failure envelope, no item array.
     /// - Parameter stored: whether `body` was read back from disk, where only bodies that passed this
-    ///   check (with `stored: false`) are written. The lazy path then checks only its structure
-    ///   (`ItemExtractor.items(inStoredPage:)`): a truncated or garbled file still throws, a string
-    ///   damaged in place reads with U+FFFD. Configured feeds parse the full tree either way.
+    ///   check (with `stored: false`) are written: then only its structure is checked
+    ///   (`JSONDocument.Validation.structure`): a truncated or garbled file still throws, a string
+    ///   damaged in place reads with U+FFFD.
     nonisolated func parse(_ body: Data, stored: Bool) throws(RiffleError) -> ParsedBody {
-        guard needsDocument else {
-            let items = stored ? try ItemExtractor.items(inStoredPage: body) : try ItemExtractor.items(in: body)
-            return ParsedBody(items: items, document: nil)
-        }
-        let document = try Self.document(body)
+        let document = try ItemExtractor.document(body, stored: stored)
         if let failure = feed.envelope?.failure(in: document) { throw failure }
-        return ParsedBody(items: try ItemExtractor.items(in: document, itemPath: feed.itemPath, fields: feed.fields), document: document)
+        let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: feed.fields)
+        return ParsedBody(items: list.items, document: document, array: list.array)
     }
 
     /// A page from its bytes read from disk, parsed once.
@@ -57,11 +47,7 @@ extension PageLoader {
     nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) -> Page {
         Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-             isLastPage: isLast(items: parsed.items, document: parsed.document ?? .null, next: next, known: known))
-    }
-
-    static func document(_ body: Data) throws(RiffleError) -> JSONValue {
-        do { return try JSONParser.parse(body) } catch { throw .invalidJSON(offset: error.offset, reason: error.reason) }
+             isLastPage: isLast(number, parsed: parsed, next: next, known: known))
     }
 
     /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry.

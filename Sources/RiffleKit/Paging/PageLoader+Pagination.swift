@@ -13,10 +13,14 @@ extension PageLoader {
              status: 200, isLastPage: true)
     }
 
-    /// Whether a page is the feed's last.
+    /// Whether page `number` is the feed's last: it is empty, its body says so (`Pagination.saysLast`),
+    /// or a sequential feed's page gave no next URL.
     /// - Parameter known: whether `next` was recorded (metadata present); without it a sequential feed cannot tell.
-    nonisolated func isLast(items: [Item], document: JSONValue, next: String?, known: Bool) -> Bool {
-        if items.isEmpty || feed.pagination.saysLast(document) { return true }
+    nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool) -> Bool {
+        if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document, itemsAt: parsed.array, page: number,
+                                                            itemCount: parsed.items.count, pageSize: feed.requestedPageSize) {
+            return true
+        }
         return feed.pagination.isSequential && known && next == nil
     }
 

@@ -179,7 +179,7 @@ public actor PageLoader {
                                              target: CacheTarget(cache: cache, location: pageLocation(number)))
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
-        let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document ?? .null)
+        let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
         if reply.source == .network || reply.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: reply.fetchedAt, status: reply.response.status,
                                               etag: reply.response.header("ETag"), lastModified: reply.response.header("Last-Modified"),

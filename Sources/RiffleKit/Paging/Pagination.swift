@@ -72,12 +72,12 @@ public struct Pagination: Sendable, Hashable {
     ///
     /// Only sequential styles answer: the others compute any page's URL from its number.
     /// - Parameter pageURL: the URL page N was fetched from, to which a cursor is added and a relative link resolved.
-    public func nextURL(after pageURL: URL, headers: [String: String], document: JSONValue) -> URL? {
+    public func nextURL(after pageURL: URL, headers: [String: String], document: JSONDocument) -> URL? {
         switch style {
         case .pageNumber, .offset:
             return nil
         case .cursor(let path, let parameter):
-            guard let cursor = document.value(atPath: path)?.scalarText, !cursor.isEmpty,
+            guard let cursor = document.scalar(atPath: path)?.scalarText, !cursor.isEmpty,
                   var components = URLComponents(url: pageURL, resolvingAgainstBaseURL: false) else { return nil }
             var items = (components.queryItems ?? []).filter { $0.name != parameter }
             items.append(URLQueryItem(name: parameter, value: cursor))
@@ -89,12 +89,6 @@ public struct Pagination: Sendable, Hashable {
             guard let link = headers["link"] ?? headers["Link"], let target = Self.nextLink(in: link) else { return nil }
             return URL(string: target, relativeTo: pageURL)?.absoluteURL
         }
-    }
-
-    /// Whether the page body says it is the last one (`hasMorePath` is `false`).
-    public func saysLast(_ document: JSONValue) -> Bool {
-        guard let hasMorePath else { return false }
-        return document.value(atPath: hasMorePath)?.boolValue == false
     }
 
     /// The target of `rel="next"` in an RFC 8288 `Link` header value, e.g.

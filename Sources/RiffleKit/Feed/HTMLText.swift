@@ -1,0 +1,438 @@
+/// HTML read as plain text for a terminal: tags removed, character references decoded (named,
+/// decimal, hex), `<p>` and other blocks as paragraph breaks, `<br>` as a line break, list items
+/// as "• ", links kept readable as "text (url)" when the text is not the url itself.
+///
+/// Hand-written because Foundation on Linux has no HTML parser (`NSAttributedString`'s HTML import
+/// exists only on Apple platforms) and the package takes no outside dependencies. It is a reader for
+/// the small HTML that feeds send (Mastodon statuses, Stack Exchange and YouTube titles, MediaWiki
+/// snippets, Discourse excerpts), not a browser: only known element names count as tags, so text such
+/// as `Vec<T>` or `a < b` stays as it is.
+///
+/// The result never holds a control character other than `\n`: a C0 control (raw or as a reference
+/// such as `&#27;`) becomes its visible picture (␛), DEL ␡, a C1 control or bidirectional override
+/// U+FFFD, as the browser's sanitiser shows them.
+///
+/// ```swift
+/// HTMLText.plainText("<p>Hello &amp; <a href=\"https://x.org/a\">welcome</a></p><p>Bye</p>")
+/// // "Hello & welcome (https://x.org/a)\n\nBye"
+/// ```
+public enum HTMLText {
+    /// `html` as plain text (see `HTMLText`).
+    public static func plainText(_ html: String) -> String {
+        var reader = Reader(Array(html.unicodeScalars))
+        return reader.run()
+    }
+
+    /// Whether `text` shows signs of HTML markup: a closing tag (`</p>`), a line or paragraph tag
+    /// (`<br>`, `<p>`), or an element closed by `/>`. Text without them is treated as plain text,
+    /// in which only character references are decoded (`decodingReferences(_:)`).
+    public static func looksLikeHTML(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        var iterator = utf8.makeIterator()
+        var previous: UInt8 = 0
+        var sawLess = false
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "<") { sawLess = true }
+            if previous == UInt8(ascii: "/") && byte == UInt8(ascii: ">") && sawLess { return true }
+            previous = byte
+        }
+        guard sawLess else { return false }
+        let lower = text.lowercased()
+        for marker in ["</", "<br", "<p>", "<p ", "<img ", "<hr"] where lower.contains(marker) {
+            if marker != "</" { return true }
+            // A closing tag: "</" and a letter.
+            var rest = Substring(lower)
+            while let range = rest.range(of: "</") {
+                rest = rest[range.upperBound...]
+                if let next = rest.unicodeScalars.first, ("a"..."z").contains(next) { return true }
+            }
+        }
+        return false
+    }
+
+    /// `text` with its character references decoded and nothing else changed (beyond the control
+    /// characters `plainText` also replaces): for plain text that an API HTML-escapes, such as Stack
+    /// Exchange titles (`&#39;`, `&quot;`).
+    public static func decodingReferences(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let scalar = scalars[i]
+            if scalar == "&", let (decoded, next) = reference(in: scalars, at: i) {
+                out.append(contentsOf: decoded.unicodeScalars.map(keepingBreaks))
+                i = next
+            } else {
+                out.append(keepingBreaks(scalar))
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// `safe(scalar)`, except that line breaks and tabs stay.
+    private static func keepingBreaks(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        scalar == "\n" || scalar == "\t" ? scalar : safe(scalar)
+    }
+
+    /// A scalar fit for a terminal, replaced as the browser's sanitiser shows it: a C0 control by its
+    /// visible picture (ESC as ␛), DEL as ␡, a C1 control or a bidirectional override as U+FFFD.
+    static func safe(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let v = scalar.value
+        switch v {
+        case 0..<0x20: return Unicode.Scalar(0x2400 + v)!
+        case 0x7F: return "\u{2421}"
+        case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: return "\u{FFFD}"
+        default: return scalar
+        }
+    }
+
+    /// The reference starting with the `&` at `i` (`&amp;`, `&#39;`, `&#x1F600;`): its text and the
+    /// index after its `;`, or nil when it is not a reference.
+    static func reference(in s: [Unicode.Scalar], at i: Int) -> (String, Int)? {
+        var j = i + 1
+        guard j < s.count else { return nil }
+        if s[j] == "#" {
+            j += 1
+            let hex = j < s.count && (s[j] == "x" || s[j] == "X")
+            if hex { j += 1 }
+            let start = j
+            var value: UInt32 = 0
+            while j < s.count, j - start < 8, let digit = hexDigit(s[j]), hex || digit < 10 {
+                value = value &* (hex ? 16 : 10) &+ digit
+                j += 1
+            }
+            guard j > start, j < s.count, s[j] == ";" else { return nil }
+            return (String(numericScalar(value)), j + 1)
+        }
+        let start = j
+        while j < s.count, j - start < 10, ("a"..."z").contains(s[j]) || ("A"..."Z").contains(s[j]) || ("0"..."9").contains(s[j]) {
+            j += 1
+        }
+        guard j > start, j < s.count, s[j] == ";" else { return nil }
+        var name = String.UnicodeScalarView()
+        name.append(contentsOf: s[start..<j])
+        guard let text = namedReferences[String(name)] else { return nil }
+        return (text, j + 1)
+    }
+
+    private static func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {
+        switch scalar {
+        case "0"..."9": scalar.value - 48
+        case "a"..."f": scalar.value - 87
+        case "A"..."F": scalar.value - 55
+        default: nil
+        }
+    }
+
+    /// The character a numeric reference names, as HTML5 reads it: 0x80-0x9F are Windows-1252
+    /// (`&#150;` is an en dash); surrogates and values past U+10FFFF are U+FFFD, controls as `safe`.
+    static func numericScalar(_ value: UInt32) -> Unicode.Scalar {
+        if (0x80...0x9F).contains(value) {
+            let windows1252: [UInt32] = [0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+                                         0x2039, 0x0152, 0, 0x017D, 0, 0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+                                         0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178]
+            return Unicode.Scalar(windows1252[Int(value - 0x80)]).map { $0.value == 0 ? "\u{FFFD}" : $0 } ?? "\u{FFFD}"
+        }
+        if value == 0x09 || value == 0x0A { return Unicode.Scalar(value)! }
+        guard let scalar = Unicode.Scalar(value) else { return "\u{FFFD}" }
+        return safe(scalar)
+    }
+
+    /// The named references feeds use (the full HTML5 table has 2,231; these cover text in the wild).
+    static let namedReferences: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "ensp": " ", "emsp": " ",
+        "thinsp": " ", "zwj": "\u{200D}", "zwnj": "\u{200C}", "lrm": "", "rlm": "", "shy": "",
+        "ndash": "–", "mdash": "—", "lsquo": "‘", "rsquo": "’", "sbquo": "‚", "ldquo": "“", "rdquo": "”",
+        "bdquo": "„", "laquo": "«", "raquo": "»", "lsaquo": "‹", "rsaquo": "›", "hellip": "…", "middot": "·",
+        "bull": "•", "prime": "′", "Prime": "″", "dagger": "†", "Dagger": "‡", "permil": "‰", "copy": "©",
+        "reg": "®", "trade": "™", "deg": "°", "plusmn": "±", "times": "×", "divide": "÷", "micro": "µ",
+        "para": "¶", "sect": "§", "cent": "¢", "pound": "£", "yen": "¥", "euro": "€", "curren": "¤",
+        "iexcl": "¡", "iquest": "¿", "macr": "¯", "acute": "´", "cedil": "¸", "uml": "¨", "ordf": "ª",
+        "ordm": "º", "sup1": "¹", "sup2": "²", "sup3": "³", "frac14": "¼", "frac12": "½", "frac34": "¾",
+        "not": "¬", "brvbar": "¦", "circ": "ˆ", "tilde": "˜", "fnof": "ƒ",
+        "larr": "←", "rarr": "→", "uarr": "↑", "darr": "↓", "harr": "↔", "lArr": "⇐", "rArr": "⇒", "hArr": "⇔",
+        "minus": "−", "le": "≤", "ge": "≥", "ne": "≠", "asymp": "≈", "equiv": "≡", "infin": "∞", "sum": "∑",
+        "prod": "∏", "radic": "√", "part": "∂", "nabla": "∇", "isin": "∈", "empty": "∅", "and": "∧", "or": "∨",
+        "cap": "∩", "cup": "∪", "int": "∫", "there4": "∴", "sim": "∼", "loz": "◊",
+        "hearts": "♥", "spades": "♠", "clubs": "♣", "diams": "♦", "check": "✓",
+        "Agrave": "À", "Aacute": "Á", "Acirc": "Â", "Atilde": "Ã", "Auml": "Ä", "Aring": "Å", "AElig": "Æ",
+        "Ccedil": "Ç", "Egrave": "È", "Eacute": "É", "Ecirc": "Ê", "Euml": "Ë", "Igrave": "Ì", "Iacute": "Í",
+        "Icirc": "Î", "Iuml": "Ï", "ETH": "Ð", "Ntilde": "Ñ", "Ograve": "Ò", "Oacute": "Ó", "Ocirc": "Ô",
+        "Otilde": "Õ", "Ouml": "Ö", "Oslash": "Ø", "Ugrave": "Ù", "Uacute": "Ú", "Ucirc": "Û", "Uuml": "Ü",
+        "Yacute": "Ý", "THORN": "Þ", "szlig": "ß", "agrave": "à", "aacute": "á", "acirc": "â", "atilde": "ã",
+        "auml": "ä", "aring": "å", "aelig": "æ", "ccedil": "ç", "egrave": "è", "eacute": "é", "ecirc": "ê",
+        "euml": "ë", "igrave": "ì", "iacute": "í", "icirc": "î", "iuml": "ï", "eth": "ð", "ntilde": "ñ",
+        "ograve": "ò", "oacute": "ó", "ocirc": "ô", "otilde": "õ", "ouml": "ö", "oslash": "ø", "ugrave": "ù",
+        "uacute": "ú", "ucirc": "û", "uuml": "ü", "yacute": "ý", "thorn": "þ", "yuml": "ÿ", "OElig": "Œ",
+        "oelig": "œ", "Scaron": "Š", "scaron": "š", "Yuml": "Ÿ",
+        "Alpha": "Α", "Beta": "Β", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Pi": "Π",
+        "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω", "alpha": "α", "beta": "β", "gamma": "γ",
+        "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ", "iota": "ι", "kappa": "κ",
+        "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π", "rho": "ρ", "sigma": "σ",
+        "sigmaf": "ς", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+    ]
+
+    /// How an element changes the text around it.
+    private enum Role {
+        case inline, lineBreak, block, paragraph, listItem, cell, link, image, skipContents, preformatted
+    }
+
+    /// The elements read as tags; any other `<name` is text. Unknown elements are rare in feed HTML,
+    /// while `<T>` in titles about generics is common.
+    private static let roles: [String: Role] = {
+        var roles: [String: Role] = [:]
+        for name in ["span", "b", "i", "em", "strong", "code", "small", "big", "sup", "sub", "u", "s", "strike", "mark",
+                     "abbr", "cite", "q", "font", "del", "ins", "kbd", "samp", "var", "time", "label", "tt", "bdi", "bdo",
+                     "html", "body", "head", "meta", "link", "wbr", "center", "thead", "tbody", "tfoot", "colgroup",
+                     "col", "source", "picture", "video", "audio", "details", "summary", "nav", "main", "aside", "dfn"] {
+            roles[name] = .inline
+        }
+        for name in ["div", "tr", "dt", "dd", "caption", "figcaption", "address"] { roles[name] = .block }
+        for name in ["p", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "hr", "section",
+                     "article", "header", "footer", "figure"] {
+            roles[name] = .paragraph
+        }
+        roles["br"] = .lineBreak
+        roles["li"] = .listItem
+        roles["td"] = .cell
+        roles["th"] = .cell
+        roles["a"] = .link
+        roles["img"] = .image
+        roles["pre"] = .preformatted
+        for name in ["script", "style", "title", "noscript", "template", "svg"] { roles[name] = .skipContents }
+        return roles
+    }()
+
+    /// One pass over the scalars, writing text with HTML's whitespace rules.
+    private struct Reader {
+        let s: [Unicode.Scalar]
+        var i = 0
+        var out = String.UnicodeScalarView()
+        /// Breaks owed before the next text: 1 a line, 2 a paragraph.
+        var breaks = 0
+        var space = false
+        var preformatted = 0
+        /// Open links: their target and where their text starts in `out`.
+        var links: [(href: String, start: Int)] = []
+        var written = 0
+
+        init(_ scalars: [Unicode.Scalar]) { s = scalars }
+
+        mutating func run() -> String {
+            while i < s.count {
+                let scalar = s[i]
+                if scalar == "<", tag() { continue }
+                if scalar == "&", let (text, next) = HTMLText.reference(in: s, at: i) {
+                    for decoded in text.unicodeScalars { character(decoded, fromReference: true) }
+                    i = next
+                    continue
+                }
+                character(scalar, fromReference: false)
+                i += 1
+            }
+            return String(out).trimmingSpaces
+        }
+
+        mutating func character(_ scalar: Unicode.Scalar, fromReference: Bool) {
+            switch scalar {
+            case " " where fromReference:
+                // `&nbsp;` and friends: a space that does not collapse.
+                flush()
+                append(" ")
+            case " ", "\t", "\r", "\n", "\u{0C}", "\u{2028}", "\u{2029}":
+                if preformatted > 0 {
+                    flush()
+                    append(scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" ? "\n" : scalar == "\r" ? "\n" : " ")
+                } else {
+                    space = true
+                }
+            default:
+                flush()
+                append(HTMLText.safe(scalar))
+            }
+        }
+
+        /// Writes the owed break or space before text.
+        mutating func flush() {
+            if written > 0 {
+                if breaks > 0 {
+                    while let last = out.last, last == " " { out.removeLast(); written -= 1 }
+                    for _ in 0..<breaks { append("\n") }
+                } else if space, let last = out.last, last != "\n", last != " " {
+                    append(" ")
+                }
+            }
+            breaks = 0
+            space = false
+        }
+
+        mutating func append(_ scalar: Unicode.Scalar) {
+            out.append(scalar)
+            written += 1
+        }
+
+        mutating func lineBreak(_ n: Int) {
+            breaks = max(breaks, n)
+            space = false
+        }
+
+        /// Reads the tag at `i` (a `<`) and acts on it; false when it is not a tag (then `<` is text).
+        mutating func tag() -> Bool {
+            var j = i + 1
+            guard j < s.count else { return false }
+            if s[j] == "!" || s[j] == "?" {
+                // A comment, a doctype or a processing instruction: skipped whole.
+                let comment = j + 2 < s.count && s[j] == "!" && s[j + 1] == "-" && s[j + 2] == "-"
+                j = comment ? j + 3 : j + 1
+                while j < s.count {
+                    if comment ? (s[j] == ">" && s[j - 1] == "-" && s[j - 2] == "-") : s[j] == ">" { break }
+                    j += 1
+                }
+                i = min(j + 1, s.count)
+                return true
+            }
+            let closing = s[j] == "/"
+            if closing { j += 1 }
+            let nameStart = j
+            while j < s.count, s[j].properties.isAlphabetic || ("0"..."9").contains(s[j]) { j += 1 }
+            guard j > nameStart else { return false }
+            var nameScalars = String.UnicodeScalarView()
+            nameScalars.append(contentsOf: s[nameStart..<j])
+            let name = String(nameScalars).lowercased()
+            guard let role = HTMLText.roles[name], j < s.count, [" ", "\t", "\n", "\r", "/", ">"].contains(s[j]) else {
+                return false
+            }
+            // The attributes run to the first `>` outside quotes.
+            var quote: Unicode.Scalar?
+            let attributesStart = j
+            while j < s.count {
+                let c = s[j]
+                if let q = quote {
+                    if c == q { quote = nil }
+                } else if c == "\"" || c == "'" {
+                    quote = c
+                } else if c == ">" {
+                    break
+                }
+                j += 1
+            }
+            guard j < s.count else { return false }
+            let attributes = Array(s[attributesStart..<j])
+            i = j + 1
+            apply(role, name: name, closing: closing, attributes: attributes)
+            return true
+        }
+
+        mutating func apply(_ role: Role, name: String, closing: Bool, attributes: [Unicode.Scalar]) {
+            switch role {
+            case .inline: break
+            case .lineBreak:
+                if written > 0 || breaks > 0 { flush(); append("\n") }
+            case .block: lineBreak(1)
+            case .paragraph: lineBreak(2)
+            case .listItem:
+                if !closing {
+                    lineBreak(1)
+                    flush()
+                    append("•")
+                    append(" ")
+                }
+            case .cell: space = true
+            case .preformatted:
+                lineBreak(2)
+                preformatted = max(0, preformatted + (closing ? -1 : 1))
+            case .image:
+                if let alt = Self.attribute("alt", in: attributes), !alt.isEmpty {
+                    for scalar in alt.unicodeScalars { character(scalar, fromReference: false) }
+                }
+            case .skipContents:
+                guard !closing else { return }
+                // Everything up to the matching closing tag is dropped.
+                let end = Array("</\(name)".unicodeScalars)
+                var j = i
+                while j + end.count <= s.count {
+                    if zip(s[j..<(j + end.count)], end).allSatisfy({ $0.properties.lowercaseMapping == String($1) }) { break }
+                    j += 1
+                }
+                while j < s.count, s[j] != ">" { j += 1 }
+                i = min(j + 1, s.count)
+            case .link:
+                if !closing {
+                    links.append((Self.attribute("href", in: attributes) ?? "", written))
+                } else if let link = links.popLast() {
+                    closeLink(link)
+                }
+            }
+        }
+
+        /// After a link's text: "text (url)" when the text does not already say where it goes.
+        mutating func closeLink(_ link: (href: String, start: Int)) {
+            let href = HTMLText.decodingReferences(link.href).trimmingSpaces
+            guard href.hasPrefix("http://") || href.hasPrefix("https://") else { return }
+            var textScalars = String.UnicodeScalarView()
+            textScalars.append(contentsOf: out.dropFirst(min(link.start, out.count)))
+            let text = String(textScalars).trimmingSpaces
+            if text.isEmpty {
+                flush()
+                for scalar in href.unicodeScalars { append(HTMLText.safe(scalar)) }
+                return
+            }
+            // Mentions and hashtags (Mastodon's "@user", "#tag") read well on their own.
+            if text.hasPrefix("@") || text.hasPrefix("#") { return }
+            let bare = href.drop { $0 != ":" }.dropFirst(3)
+            for same in [href, String(bare), String(bare.drop { $0 != "." }.dropFirst())] where !same.isEmpty {
+                if text == same || text + "/" == same || text == same + "/" || (text.hasSuffix("…") && same.hasPrefix(text.dropLast())) {
+                    return
+                }
+            }
+            flush()
+            append(" ")
+            append("(")
+            for scalar in href.unicodeScalars { append(HTMLText.safe(scalar)) }
+            append(")")
+        }
+
+        /// The value of attribute `name` (quoted or not), references decoded.
+        static func attribute(_ name: String, in attributes: [Unicode.Scalar]) -> String? {
+            var j = 0
+            let wanted = Array(name.unicodeScalars)
+            while j < attributes.count {
+                // At an attribute name?
+                let boundary = j == 0 || [" ", "\t", "\n", "\r", "/"].contains(attributes[j - 1])
+                if boundary, j + wanted.count <= attributes.count,
+                   zip(attributes[j..<(j + wanted.count)], wanted).allSatisfy({ String($0).lowercased() == String($1) }) {
+                    var k = j + wanted.count
+                    while k < attributes.count, attributes[k] == " " { k += 1 }
+                    if k < attributes.count, attributes[k] == "=" {
+                        k += 1
+                        while k < attributes.count, attributes[k] == " " { k += 1 }
+                        var value = String.UnicodeScalarView()
+                        if k < attributes.count, attributes[k] == "\"" || attributes[k] == "'" {
+                            let q = attributes[k]
+                            k += 1
+                            while k < attributes.count, attributes[k] != q { value.append(attributes[k]); k += 1 }
+                        } else {
+                            while k < attributes.count, ![" ", "\t", "\n", "\r", ">"].contains(attributes[k]) {
+                                value.append(attributes[k])
+                                k += 1
+                            }
+                        }
+                        return HTMLText.decodingReferences(String(value))
+                    }
+                }
+                j += 1
+            }
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and line breaks (no Foundation needed).
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Timestamps as feeds write them: ISO 8601 text, or Unix seconds as a number or as text.
+public enum Timestamp {
+    /// A date from an ISO 8601 string (`2024-05-01T12:30:00Z`, with optional fraction and offset),
+    /// or a number of Unix seconds (milliseconds when it is too large to be seconds), also written
+    /// as text (Slack's `"1512085950.000216"`; text must be past 1973 to count, so a year or a
+    /// count is not read as a date).
+    public static func date(from value: JSONValue) -> Date? {
+        switch value {
+        case .number(let text): return seconds(text, minimum: 0)
+        case .string(let text): return iso8601(text) ?? seconds(text, minimum: 1e8)
+        default: return nil
+        }
+    }
+
+    /// Unix seconds (or milliseconds past 1e11) written as a number's text.
+    static func seconds(_ text: String, minimum: Double) -> Date? {
+        guard let first = text.utf8.first, first >= 48 && first <= 57, var seconds = Double(text), seconds > minimum,
+              seconds.isFinite else { return nil }
+        if seconds > 1e11 { seconds /= 1000 }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH[:]MM]` without a formatter (they are slow and not Sendable).
+    public static func iso8601(_ text: String) -> Date? {
+        // Feed strings are native, so this reads their bytes in place; the copy is a fallback.
+        text.utf8.withContiguousStorageIfAvailable(iso8601(bytes:)) ?? iso8601(bytes: Array(text.utf8))
+    }
+
+    /// `iso8601(_:)` of UTF-8 bytes.
+    static func iso8601<Bytes: RandomAccessCollection<UInt8>>(bytes b: Bytes) -> Date? where Bytes.Index == Int {
+        func num(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var n = 0
+            for i in from..<from + count {
+                guard (48...57).contains(b[i]) else { return nil }
+                n = n * 10 + Int(b[i] - 48)
+            }
+            return n
+        }
+        guard let year = num(0, 4), b.count >= 10, b[4] == 45, let month = num(5, 2), b[7] == 45, let day = num(8, 2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = Double(daysFromCivil(year, month, day)) * 86_400
+        var i = 10
+        if i < b.count, b[i] == 84 || b[i] == 32 {  // 'T' or ' '
+            guard let hour = num(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let minute = num(i + 4, 2) else { return nil }
+            seconds += Double(hour * 3600 + minute * 60)
+            i += 6
+            if i < b.count, b[i] == 58, let second = num(i + 1, 2) {
+                seconds += Double(second)
+                i += 3
+                if i < b.count, b[i] == 46 {  // fraction
+                    i += 1
+                    var scale = 0.1
+                    while i < b.count, (48...57).contains(b[i]) { seconds += Double(b[i] - 48) * scale; scale /= 10; i += 1 }
+                }
+            }
+        }
+        if i < b.count {
+            if b[i] == 90 || b[i] == 122 { return Date(timeIntervalSince1970: seconds) }  // Z
+            guard b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2) else { return nil }
+            let om = num(i + 3, 2) ?? num(i + 4, 2) ?? 0
+            let offset = Double(oh * 3600 + om * 60)
+            seconds += b[i] == 43 ? -offset : offset
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// "now", "42s ago", "5m ago", "3h ago", "2d ago", "4mo ago", "2y ago".
+    public static func age(of date: Date, now: Date) -> String {
+        let s = max(0, Int(now.timeIntervalSince(date)))
+        switch s {
+        case ..<5: return "just now"
+        case ..<60: return "\(s)s ago"
+        case ..<3600: return "\(s / 60)m ago"
+        case ..<86_400: return "\(s / 3600)h ago"
+        case ..<(86_400 * 60): return "\(s / 86_400)d ago"
+        case ..<(86_400 * 730): return "\(s / (86_400 * 30))mo ago"
+        default: return "\(s / (86_400 * 365))y ago"
+        }
+    }
+}

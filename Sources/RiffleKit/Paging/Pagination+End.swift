@@ -1,0 +1,176 @@
+extension Pagination {
+    /// Whether a page's body says it is the feed's last, by what real APIs put beside their items:
+    ///
+    /// - the feed's `hasMorePath`, when set and the page has a boolean there;
+    /// - a more-flag that is false (`has_more`, `hasMore`, `has_next`, `hasNextPage`, `more`...) or
+    ///   a last-flag that is true (`is_last`, `isLast`, `last`);
+    /// - a next link or cursor that is present and empty (`"next": null`, `next_page`, `next_cursor: ""`...);
+    /// - a page count reached: `page >= total_pages` (`pages`, `totalPages`, `last_page`...; Algolia's
+    ///   `nbPages` counts from 0, so its last page is `nbPages - 1`), or page N of N without an
+    ///   echoed page number;
+    /// - a total reached: the items before this page (an echoed `offset`/`startAt`, else the page size
+    ///   times the pages before) plus this page's items reach `total` (`total_count`, `totalResults`...).
+    ///
+    /// Only the objects on the way from the root to the item array are read, with their paging
+    /// objects (`meta`, `pagination`, `pageInfo`, `response_metadata`, `links`...), never the items.
+    /// An empty page is the end too, but that is `PageLoader`'s to see.
+    /// - Parameters:
+    ///   - array: the tape index of the item array (`ItemExtractor.list`); nil reads the root only.
+    ///   - number: Riffle's page number (1-based).
+    ///   - itemCount: the items on this page.
+    ///   - pageSize: the page size the request asked for, when known (`per_page=30` in the URL).
+    public func saysLast(_ document: JSONDocument, itemsAt array: Int? = nil, page number: Int, itemCount: Int,
+                         pageSize: Int? = nil) -> Bool {
+        if let hasMorePath, let flag = document.scalar(atPath: hasMorePath)?.boolValue { return !flag }
+        let signals = EndSignals(document, around: array)
+        if let more = signals.more { return !more }
+        if let last = signals.last { return last }
+        if signals.nextMissing { return true }
+        let first: Int
+        if case .pageNumber(let firstPage) = style { first = firstPage } else { first = 1 }
+        if let count = signals.pageCount {
+            guard count > 0 else { return true }
+            guard let page = signals.page else { return number >= count }
+            return signals.zeroBased || first == 0 ? page >= count - 1 : page >= count
+        }
+        guard let total = signals.total else { return false }
+        guard total > 0 else { return true }
+        var before = signals.offset
+        if before == nil, case .offset(let limit) = style { before = Self.product(number - 1, limit) }
+        if before == nil, let size = signals.pageSize ?? pageSize, size > 0 {
+            // Pages before this one: the echoed page counted from the feed's first, else Riffle's.
+            let index = signals.page.map { $0 - (signals.zeroBased ? 0 : first) } ?? number - 1
+            before = Self.product(max(0, index), size)
+        }
+        guard let before else { return false }
+        let (seen, overflow) = before.addingReportingOverflow(itemCount)
+        return overflow || seen >= total
+    }
+
+    /// `a * b`, or nil when it does not fit (a server's numbers never trap).
+    private static func product(_ a: Int, _ b: Int) -> Int? {
+        let (result, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? nil : result
+    }
+}
+
+/// What a page body says about where it stands in the feed, read from its tape (see `Pagination.saysLast`).
+struct EndSignals: Equatable {
+    var more: Bool?
+    var last: Bool?
+    var nextMissing = false
+    var page: Int?
+    var pageCount: Int?
+    /// The page count is Algolia's `nbPages`, whose `page` counts from 0.
+    var zeroBased = false
+    var total: Int?
+    var pageSize: Int?
+    var offset: Int?
+
+    private enum Meaning: CaseIterable {
+        case more, last, next, page, pageCount, zeroBasedPageCount, total, pageSize, offset, container
+    }
+
+    /// Key → meaning; an immutable constant, built once.
+    private static let meanings: [(key: String, meaning: Meaning)] = [
+        ("has_more", .more), ("hasMore", .more), ("has_next", .more), ("hasNext", .more), ("hasNextPage", .more),
+        ("has_next_page", .more), ("more", .more), ("has_more_items", .more),
+        ("is_last", .last), ("isLast", .last), ("last", .last), ("isLastPage", .last), ("is_last_page", .last),
+        ("next", .next), ("next_page", .next), ("nextPage", .next), ("next_page_url", .next), ("nextPageUrl", .next),
+        ("next_url", .next), ("nextUrl", .next), ("next_cursor", .next), ("nextCursor", .next), ("next_href", .next),
+        ("nextLink", .next), ("@odata.nextLink", .next), ("nextPageToken", .next), ("next_page_token", .next),
+        ("after", .next),
+        ("page", .page), ("current_page", .page), ("currentPage", .page), ("page_number", .page), ("pageNumber", .page),
+        ("total_pages", .pageCount), ("totalPages", .pageCount), ("pages", .pageCount), ("page_count", .pageCount),
+        ("pageCount", .pageCount), ("num_pages", .pageCount), ("numPages", .pageCount), ("last_page", .pageCount),
+        ("lastPage", .pageCount), ("nbPages", .zeroBasedPageCount),
+        ("total", .total), ("total_count", .total), ("totalCount", .total), ("total_results", .total),
+        ("totalResults", .total), ("total_items", .total), ("totalItems", .total), ("totalElements", .total),
+        ("total_entries", .total), ("nbHits", .total),
+        ("per_page", .pageSize), ("perPage", .pageSize), ("page_size", .pageSize), ("pageSize", .pageSize),
+        ("limit", .pageSize), ("hitsPerPage", .pageSize), ("resultsPerPage", .pageSize), ("maxResults", .pageSize),
+        ("pagelen", .pageSize), ("items_per_page", .pageSize), ("itemsPerPage", .pageSize),
+        ("offset", .offset), ("start", .offset), ("startAt", .offset), ("start_index", .offset), ("startIndex", .offset),
+        ("from", .offset), ("skip", .offset),
+        ("meta", .container), ("pagination", .container), ("paging", .container), ("pageInfo", .container),
+        ("page_info", .container), ("links", .container), ("_links", .container), ("response_metadata", .container),
+        ("metadata", .container), ("_metadata", .container), ("search_metadata", .container), ("cursor", .container),
+        ("cursors", .container),
+    ]
+    private static let table = KeyTable(meanings.map(\.key))
+
+    private init() {}
+
+    init(_ document: JSONDocument, around array: Int?) {
+        self = document.withReader { (r: TapeReader) -> EndSignals in
+            Self.table.withMatcher { (matcher: KeyMatcher) -> EndSignals in
+                var signals = EndSignals()
+                guard r.kind(0) == .object else { return signals }
+                // The objects from the root down to the item array's parent.
+                var way = [0]
+                if let array {
+                    var current = 0
+                    while current != array {
+                        var next: Int?
+                        r.forEachMember(of: current) { _, v in
+                            if next == nil, v <= array, array < r.after(v) { next = v }
+                        }
+                        guard let found = next, found != array, r.kind(found) == .object else { break }
+                        way.append(found)
+                        current = found
+                    }
+                }
+                for object in way {
+                    signals.read(object, r, matcher)
+                    r.forEachMember(of: object) { k, v in
+                        // `page` is a container too when it is an object (Spring's `page.totalPages`).
+                        if r.kind(v) == .object, let n = matcher.number(ofKeyAt: k, r),
+                           Self.meanings[n].meaning == .container || Self.meanings[n].meaning == .page {
+                            signals.read(v, r, matcher)
+                        }
+                    }
+                }
+                return signals
+            }
+        }
+    }
+
+    /// Records what the members of the object at `i` say; the first value found for each meaning wins.
+    private mutating func read(_ i: Int, _ r: TapeReader, _ matcher: KeyMatcher) {
+        r.forEachMember(of: i) { k, v in
+            guard let n = matcher.number(ofKeyAt: k, r) else { return }
+            let kind = r.kind(v)
+            switch Self.meanings[n].meaning {
+            case .more: if more == nil, kind == .true || kind == .false { more = kind == .true }
+            case .last where kind == .true || kind == .false: if last == nil { last = kind == .true }
+            case .last: break
+            case .next:
+                // Present and empty: `null`, `""` or `false`. A missing key says nothing.
+                if kind == .null || kind == .false || (kind == .string && r.tape[v].end == r.tape[v].start &+ 1) {
+                    nextMissing = true
+                }
+            case .page: if page == nil { page = Self.integer(v, r) }
+            case .pageCount:
+                // Laravel's `last_page` is a number; elsewhere `lastPage` may be a flag.
+                if kind == .true || kind == .false { if last == nil { last = kind == .true } } else if pageCount == nil {
+                    pageCount = Self.integer(v, r)
+                }
+            case .zeroBasedPageCount:
+                if pageCount == nil, let count = Self.integer(v, r) { pageCount = count; zeroBased = true }
+            case .total: if total == nil { total = Self.integer(v, r) }
+            case .pageSize: if pageSize == nil { pageSize = Self.integer(v, r) }
+            case .offset: if offset == nil { offset = Self.integer(v, r) }
+            case .container: break
+            }
+        }
+    }
+
+    /// A whole number, written as a number or as text (`"page": "2"`); nil for anything else.
+    private static func integer(_ v: Int, _ r: TapeReader) -> Int? {
+        switch r.kind(v) {
+        case .number: Int(r.numberText(v))
+        case .string: Int(r.string(v))
+        default: nil
+        }
+    }
+}

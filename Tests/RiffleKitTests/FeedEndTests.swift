@@ -1,0 +1,169 @@
+import DemoServer
+import Foundation
+import Testing
+@testable import RiffleKit
+
+/// The end of a feed as real APIs say it, beside their items: read by `Pagination.saysLast`, acted
+/// on by `PageLoader` (the page is `isLastPage`, and the page after it is never requested).
+@Suite("The end of a feed")
+struct FeedEndTests {
+    /// Whether page `number` of `json` is the last, for a feed paginated by `pagination`.
+    func saysLast(_ json: String, page number: Int = 1, pagination: Pagination = Pagination(.pageNumber(firstPage: 1)),
+                  pageSize: Int? = nil, itemPath: String? = nil) throws -> Bool {
+        let document = try JSONDocument(Data(json.utf8))
+        let list = try ItemExtractor.list(in: document, itemPath: itemPath, fields: FieldMapping())
+        return pagination.saysLast(document, itemsAt: list.array, page: number, itemCount: list.items.count, pageSize: pageSize)
+    }
+
+    static let item = #"{"title":"t"}"#
+
+    @Test(arguments: [
+        // Flags: only a false more-flag or a true last-flag ends the feed.
+        (#"{"items":[\#(item)],"has_more":false}"#, true),
+        (#"{"items":[\#(item)],"has_more":true}"#, false),
+        (#"{"items":[\#(item)],"hasMore":false}"#, true),
+        (#"{"items":[\#(item)],"meta":{"has_next":false}}"#, true),
+        (#"{"items":[\#(item)],"more":false}"#, true),
+        (#"{"items":[\#(item)],"isLast":true}"#, true),
+        (#"{"items":[\#(item)],"isLast":false}"#, false),
+        (#"{"data":{"repo":{"issues":{"pageInfo":{"hasNextPage":false},"edges":[{"node":\#(item)}]}}}}"#, true),
+        (#"{"data":{"repo":{"issues":{"pageInfo":{"hasNextPage":true},"edges":[{"node":\#(item)}]}}}}"#, false),
+        // A next link or cursor that is there and empty.
+        (#"{"count":9,"next":null,"previous":null,"results":[\#(item)]}"#, true),
+        (#"{"count":9,"next":"https://x.org/?page=2","results":[\#(item)]}"#, false),
+        (#"{"crates":[\#(item)],"meta":{"next_page":null,"total":9}}"#, true),
+        (#"{"ok":true,"messages":[\#(item)],"response_metadata":{"next_cursor":""}}"#, true),
+        (#"{"data":[\#(item)],"links":{"next":null}}"#, true),
+        (#"{"items":[\#(item)]}"#, false),
+        // Pages counted: page N of N.
+        (#"{"page":3,"total_pages":3,"items":[\#(item)]}"#, true),
+        (#"{"page":2,"total_pages":3,"items":[\#(item)]}"#, false),
+        (#"{"current_page":"4","last_page":4,"data":[\#(item)]}"#, true),
+        (#"{"pagination":{"page":1,"pages":1},"items":[\#(item)]}"#, true),
+        (#"{"page":0,"total_pages":0,"items":[]}"#, true),
+        // Algolia counts pages from 0: page 2 of nbPages 3 is the last.
+        (#"{"hits":[\#(item)],"page":2,"nbPages":3}"#, true),
+        (#"{"hits":[\#(item)],"page":1,"nbPages":3}"#, false),
+        // What items say about themselves is not the page's word.
+        (#"{"items":[{"title":"t","has_more":false,"next":null,"total_pages":1}]}"#, false),
+        // Nor what an unrelated object beside them says.
+        (#"{"items":[\#(item)],"comments_summary":{"has_more":false}}"#, false),
+    ] as [(String, Bool)])
+    func whatTheBodySays(json: String, last: Bool) throws {
+        #expect(try saysLast(json) == last)
+    }
+
+    @Test func pageNofNWithoutAnEchoedPageNumber() throws {
+        let json = #"{"_embedded":{"people":[\#(Self.item)]},"page":{"size":20,"totalElements":41,"totalPages":3,"number":2}}"#
+        #expect(try saysLast(json, page: 3))
+        #expect(try !saysLast(json, page: 2))
+    }
+
+    @Test func aZeroBasedFeedsEchoedPageCountsFromZero() throws {
+        let json = #"{"page":2,"total_pages":3,"items":[\#(Self.item)]}"#
+        #expect(try saysLast(json, page: 3, pagination: Pagination(.pageNumber(firstPage: 0))))
+        #expect(try !saysLast(json, page: 3))
+    }
+
+    @Test func aTotalIsReachedByThePagesBeforeAndThisPagesItems() throws {
+        let three = "[" + Array(repeating: Self.item, count: 3).joined(separator: ",") + "]"
+        // An echoed offset (Jira's startAt, Spotify's offset).
+        #expect(try saysLast(#"{"startAt":6,"maxResults":3,"total":9,"issues":\#(three)}"#))
+        #expect(try !saysLast(#"{"startAt":3,"maxResults":3,"total":9,"issues":\#(three)}"#))
+        #expect(try saysLast(#"{"albums":{"items":\#(three),"limit":3,"offset":6,"total":9,"next":"https://x.org"}}"#))
+        // A page size in the body, or in the request's URL, times the pages before.
+        #expect(try saysLast(#"{"per_page":3,"total":8,"items":\#(three)}"#, page: 3))
+        #expect(try !saysLast(#"{"per_page":3,"total":10,"items":\#(three)}"#, page: 3))
+        #expect(try saysLast(#"{"total":9,"items":\#(three)}"#, page: 3, pageSize: 3))
+        #expect(try !saysLast(#"{"total":9,"items":\#(three)}"#, page: 2, pageSize: 3))
+        #expect(try !saysLast(#"{"total":9,"items":\#(three)}"#, page: 3), "without a page size a total says nothing")
+        // An offset feed knows its own page size.
+        #expect(try saysLast(#"{"total":9,"items":\#(three)}"#, page: 3, pagination: Pagination(.offset(limit: 3))))
+        // Numbers that do not fit never trap: past Int.max is past any total; a count too large is no count.
+        #expect(try saysLast(#"{"total":9223372036854775807,"offset":9223372036854775807,"items":\#(three)}"#))
+        #expect(try !saysLast(#"{"total":9,"per_page":3,"items":\#(three)}"#, page: Int.max))
+        #expect(try !saysLast(#"{"total":99999999999999999999999,"per_page":3,"items":\#(three)}"#, page: 2))
+    }
+
+    @Test func aConfiguredHasMorePathDecidesWhenThePageHasIt() throws {
+        let pagination = Pagination(.pageNumber(firstPage: 1), hasMorePath: "meta.more")
+        #expect(try saysLast(#"{"meta":{"more":false},"has_more":true,"items":[\#(Self.item)]}"#, pagination: pagination))
+        #expect(try !saysLast(#"{"meta":{"more":true},"has_more":false,"items":[\#(Self.item)]}"#, pagination: pagination))
+        #expect(try saysLast(#"{"has_more":false,"items":[\#(Self.item)]}"#, pagination: pagination))
+    }
+
+    @Test(arguments: ["stackexchange-questions", "hn-algolia", "spotify-new-releases", "jsonapi-articles", "graphql-github-issues",
+                      "slack-conversations-history", "crates-io", "dockerhub-repositories", "jira-search"])
+    func realFirstPagesAreNotTheLast(file: String) throws {
+        let text = String(decoding: try Fixture.data(file + ".json"), as: UTF8.self)
+        #expect(try !saysLast(text), "\(file)")
+    }
+
+    @Test func realLastPagesAreTheLast() throws {
+        func edited(_ file: String, _ from: String, _ to: String) throws -> String {
+            let text = String(decoding: try Fixture.data(file + ".json"), as: UTF8.self)
+            #expect(text.contains(from))
+            return text.replacingOccurrences(of: from, with: to)
+        }
+        #expect(try saysLast(edited("stackexchange-questions", #""has_more":true"#, #""has_more":false"#)))
+        #expect(try saysLast(edited("hn-algolia", #""page":0"#, #""page":49"#)))
+        #expect(try saysLast(edited("spotify-new-releases", #""offset": 0"#, #""offset": 97"#)))
+        #expect(try saysLast(edited("graphql-github-issues", #""hasNextPage":true"#, #""hasNextPage":false"#)))
+        #expect(try saysLast(edited("crates-io", #""next_page":"?page=2&per_page=3&sort=recent-downloads""#, #""next_page":null"#)))
+        #expect(try saysLast(edited("jsonapi-articles", #""next": "http://example.com/articles?page[number]=4&page[size]=3","#, #""next": null,"#)))
+        #expect(try saysLast(edited("jira-search", #""startAt":0,"maxResults":3,"total":41"#, #""startAt":38,"maxResults":3,"total":41"#)))
+    }
+
+    // MARK: Through the loader, against a server on 127.0.0.1
+
+    func loader(_ server: HTTPServer, _ path: String, _ pagination: Pagination, cache: URL) throws -> PageLoader {
+        let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination)
+        return PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+    }
+
+    @Test(arguments: [
+        ("/numbered?page={page}", Pagination(.pageNumber(firstPage: 1))),
+        ("/algolia?page={page}", Pagination(.pageNumber(firstPage: 0))),
+        ("/totals?page={page}&per_page=2", Pagination(.pageNumber(firstPage: 1))),
+    ] as [(String, Pagination)])
+    func theLastPageIsKnownAndThePageAfterItIsNeverAskedFor(path: String, pagination: Pagination) async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, path, pagination, cache: cache)
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(pages.map(\.items.count) == [2, 2, 1])
+        let past = try await loader.load(4)
+        #expect(past.items.isEmpty && past.isLastPage)
+        #expect(server.requests.count == 3, "a 3-page feed costs 3 requests")
+        #expect(try await loader.load(3).isLastPage, "from disk too")
+    }
+
+    @Test func anEmptyDetectedListIsTheEndNotAnError() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        // Zero-based `/page` answers `{"hits": []}` past its five items.
+        let loader = try loader(server, "/page?page={page}", Pagination(.pageNumber(firstPage: 0)), cache: cache)
+        let empty = try await loader.load(4)
+        #expect(empty.items.isEmpty && empty.isLastPage)
+        #expect(empty.source == .network)
+    }
+
+    @Test func theDemoFeedEndsAtItsLastPage() async throws {
+        let demo = try DemoFeedServer(latency: .zero)
+        defer { demo.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = PageLoader(feed: try Feed(template: demo.template), cacheDirectory: cache, transport: CurlTransport())
+        let pages = try DemoFeed.load().pageCount
+        #expect(try await loader.load(pages - 1).isLastPage == false)
+        #expect(try await loader.load(pages).isLastPage)
+        let past = try await loader.load(pages + 1)
+        #expect(past.items.isEmpty && past.isLastPage)
+        #expect(demo.requestCount(page: pages + 1) == 0)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("HTML as text")
+struct HTMLTextTests {
+    @Test(arguments: [
+        // Tags go, text stays; blocks are paragraphs, <br> a line.
+        ("<p>One</p><p>Two<br>three</p>", "One\n\nTwo\nthree"),
+        ("<div>a</div><div>b</div>", "a\nb"),
+        ("<h2>Title</h2>Body", "Title\n\nBody"),
+        ("<ul><li>one</li><li>two</li></ul>after", "• one\n• two\n\nafter"),
+        ("<b>bold</b> and <em>em</em>, <code>x &lt; y</code>", "bold and em, x < y"),
+        ("<BR/>Upper<P CLASS=\"x\">case</P>", "Upper\n\ncase"),
+        ("<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", "a b\nc"),
+        ("  lots   of\n\n   space  ", "lots of space"),
+        ("<pre>keep\n  this</pre>", "keep\n  this"),
+        ("a<!-- hidden <p> -->b<script>alert('<b>x</b>')</script><style>p{}</style>c", "abc"),
+        ("<img src=\"x.png\" alt=\"a cat\"> sleeps", "a cat sleeps"),
+        // Text that only looks like a tag stays.
+        ("Vec<T> and Option<E> and a < b > c", "Vec<T> and Option<E> and a < b > c"),
+        ("<unknown>x</unknown>", "<unknown>x</unknown>"),
+        ("<p unterminated", "<p unterminated"),
+    ])
+    func tagsBecomeTheBreaksTheyMean(html: String, text: String) {
+        #expect(HTMLText.plainText(html) == text)
+    }
+
+    @Test(arguments: [
+        ("<a href=\"https://x.org/a\">the docs</a>", "the docs (https://x.org/a)"),
+        ("<a href=\"https://x.org/a\">https://x.org/a</a>", "https://x.org/a"),
+        ("<a href=\"https://www.x.org/a\">x.org/a</a>", "x.org/a"),
+        ("<a href=\"https://x.org/a\"></a>", "https://x.org/a"),
+        ("<a href=\"mailto:a@x.org\">mail</a>", "mail"),
+        ("<a href='https://x.org/?a=1&amp;b=2' title=\"a>b\">q</a>", "q (https://x.org/?a=1&b=2)"),
+        // Mastodon: the visible part of a long link, mentions and hashtags.
+        ("<a href=\"https://github.com/mastodon/mastodon/releases\"><span class=\"invisible\">https://</span>"
+            + "<span class=\"ellipsis\">github.com/mastodon/</span><span class=\"invisible\">mastodon/releases</span></a>",
+         "https://github.com/mastodon/mastodon/releases"),
+        ("<span class=\"h-card\"><a href=\"https://h.io/@ferris\" class=\"u-url mention\">@<span>ferris</span></a></span> hi",
+         "@ferris hi"),
+        ("<a href=\"https://m.social/tags/swift\" class=\"mention hashtag\" rel=\"tag\">#<span>swift</span></a>", "#swift"),
+    ])
+    func linksStayReadable(html: String, text: String) {
+        #expect(HTMLText.plainText(html) == text)
+    }
+
+    @Test(arguments: [
+        ("&amp; &lt; &gt; &quot; &apos; &eacute;&hellip; &mdash;", "& < > \" ' é… —"),
+        ("&#39;&#34;&#x27;&#X1F600;&#128512;", "'\"'😀😀"),
+        ("&#150; &#x80; &#153;", "– € ™"),            // 0x80-0x9F are Windows-1252, as HTML5 reads them
+        ("&unknown; &amp no semicolon &#; &#x; &#12a;", "&unknown; &amp no semicolon &#; &#x; &#12a;"),
+        ("a&nbsp;&nbsp;b", "a  b"),
+    ])
+    func referencesAreDecoded(html: String, text: String) {
+        #expect(HTMLText.plainText("<p>" + html + "</p>") == text)
+        #expect(HTMLText.decodingReferences(html) == text)
+    }
+
+    @Test func noControlCharacterSurvives() {
+        let hostile = "<p>a\u{1B}[2Jb &#27;[31m &#0; &#x9D; &#xD800; &#x110000; \u{9B}c \u{202E}d \u{7F}</p>"
+        let text = HTMLText.plainText(hostile)
+        #expect(text == "a␛[2Jb ␛[31m ␀ \u{FFFD} \u{FFFD} \u{FFFD} \u{FFFD}c \u{FFFD}d ␡")
+        #expect(HTMLText.decodingReferences("x&#27;y\u{1B}z\nw") == "x␛y␛z\nw")
+    }
+
+    @Test(arguments: [
+        ("<p>x</p>", true), ("a<br>b", true), ("a<br/>b", true), ("<b>x</b>", true), ("<img src=x />", true),
+        ("<P class=a>", true), ("Vec<T>", false), ("a < b", false), ("1 </ 2", false), ("a/>b", false), ("plain", false),
+    ])
+    func htmlIsRecognisedBySignsOfMarkup(text: String, isHTML: Bool) {
+        #expect(HTMLText.looksLikeHTML(text) == isHTML)
+    }
+
+    /// Arbitrary bytes of markup never crash the reader, and never leave a control character.
+    @Test func randomMarkupIsAlwaysCleanText() {
+        var rng = SeededGenerator(seed: 42)
+        let pieces = ["<", ">", "</", "/>", "&", ";", "#", "x", "<p>", "</p>", "<a href=\"", "\"", "'", "<br>", "&amp;", "&#",
+                      "&#x", "1F", "9", "<!--", "-->", "<script>", "</script", " ", "\n", "\u{1B}", "\u{9B}", "é", "😀", "<li>", "<pre>"]
+        for _ in 0..<2_000 {
+            let html = (0..<Int.random(in: 0...24, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let text = HTMLText.plainText(html)
+            #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) },
+                    "\(html.debugDescription)")
+            #expect(text == text.trimmingSpaces, "\(html.debugDescription)")
+        }
+    }
+}
