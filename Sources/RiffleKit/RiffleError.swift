@@ -107,7 +107,13 @@ extension RiffleError {
         let host = CurlTransport.hostLabel(url)
         let detail = oneLine(detail)
         switch code {
-        case 1: return .unsupportedScheme(oneLine(url.scheme ?? "", limit: 20))
+        case 1:
+            // The scheme was checked before sending: for http(s) this is an answer that is not HTTP at all
+            // (libcurl's "HTTP/0.9 not allowed"), which is what a reused connection holding the rest of a
+            // previous, over-long answer gives. A fresh connection cures it, as for a lost one.
+            let scheme = url.scheme?.lowercased() ?? ""
+            if scheme == "http" || scheme == "https" { return .cannotConnect(host: host, reason: connectionLostReason) }
+            return .unsupportedScheme(oneLine(scheme, limit: 20))
         case 3: return .transport("invalid URL: \(oneLine(url.absoluteString))")
         case 5: return .dnsFailure(host: "the proxy")
         case 6: return .dnsFailure(host: url.host ?? host)
