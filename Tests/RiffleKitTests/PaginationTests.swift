@@ -78,8 +78,11 @@ struct PaginationTests {
     @Test func aCursorPageWithoutMetadataIsFetchedAgainForItsNextURL() async throws {
         let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
         _ = try await loader.load(1)
-        try FileManager.default.removeItem(at: loader.store.metadataURL(1))
-        let second = try await loader.load(2)
+        // Page 1's row loses its note (its URL and next link), as an older Riffle's row whose
+        // metadata file was gone; a new loader remembers nothing of page 1.
+        let index = try SQLiteDatabase(path: cache.appendingPathComponent("responses/index.sqlite").path, access: .readWrite)
+        try index.execute("UPDATE entries SET note = NULL")
+        let second = try await self.loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after"))).load(2)
         #expect(titles(second) == ["item 3", "item 4"])
         #expect(targets == ["/cursor", "/cursor", "/cursor?after=c1"])
     }

@@ -58,6 +58,12 @@ public struct CachedResponse: Sendable, Equatable {
     /// For the network value of `.returnCacheThenLoad`: whether its body differs from the cached value
     /// delivered before it (true when there was none). False for every other value.
     public var differsFromCache: Bool
+    /// Until when the value may be used without asking the server, as the cache decided (the
+    /// server's `Cache-Control`/`Expires`, else the request's `maxAge`); nil for an answer that
+    /// was not cached.
+    public var freshUntil: Date?
+    /// What the body's owner stored beside it (`BodyLocation.page`'s note).
+    var note: String?
 
     /// Creates a value; the cache makes these, tests and fakes may too.
     public init(response: HTTPResponse, source: Source, fetchedAt: Date = Date(), age: TimeInterval = 0, differsFromCache: Bool = false) {

@@ -48,7 +48,9 @@ extension Client {
                 return try Self.decode(cached.response, for: endpoint, envelope: envelope)
             }
             for plugin in plugins { plugin.didReceive(cached, for: request, duration: clock.now - start) }
-            return ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
+            var reply = ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
+            reply.freshUntil = cached.freshUntil
+            return reply
         } catch {
             let reported: RiffleError = Task.isCancelled ? .cancelled : error
             for plugin in plugins { plugin.didFail(reported, for: request, duration: clock.now - start) }

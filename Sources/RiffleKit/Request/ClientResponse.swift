@@ -10,6 +10,8 @@ public struct ClientResponse<Value: Sendable>: Sendable {
     public var source: CachedResponse.Source
     /// When the bytes were fetched from the server or last confirmed by it.
     public var fetchedAt: Date
+    /// Until when the cache holds them fresh (`CachedResponse.freshUntil`); nil when not cached.
+    public var freshUntil: Date?
 
     public init(value: Value, response: HTTPResponse, source: CachedResponse.Source, fetchedAt: Date = Date()) {
         self.value = value

@@ -28,8 +28,13 @@ struct Freshness: Equatable {
 
     /// Whether an entry fetched at `fetchedAt` may be reused at `now`.
     static func isFresh(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?, now: Date) -> Bool {
-        let lifetime = serverMaxAge ?? requestMaxAge ?? 0
-        return now.timeIntervalSince(fetchedAt) < lifetime
+        now < expiry(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge, requestMaxAge: requestMaxAge)
+    }
+
+    /// When an entry fetched at `fetchedAt` stops being fresh: the server's lifetime, else the
+    /// request's, else at once.
+    static func expiry(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?) -> Date {
+        fetchedAt.addingTimeInterval(serverMaxAge ?? requestMaxAge ?? 0)
     }
 
     /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil]; names lowercased.
