@@ -15,7 +15,7 @@ import Foundation
 /// inode, so a body and its row agree or the entry is a miss.
 ///
 /// The data comes first: an answer that cannot be stored (a full disk, a read-only or locked cache)
-/// is still returned, and the reason is logged once per reason. A read never waits for the write
+/// is still returned, and the reason is logged once. A read never waits for the write
 /// lock, and a write waits for it at most `Configuration.lockTimeout`, suspended rather than blocking
 /// a thread.
 public actor ResponseCache: ResponseCaching {
@@ -29,8 +29,8 @@ public actor ResponseCache: ResponseCaching {
         public var memoryCostLimit = 32 * 1024 * 1024
         /// Bodies up to this size live inside the index row rather than in a file of their own.
         public var inlineLimit = 16 * 1024
-        /// Told about events worth a log line (a damaged entry removed, a rebuilt index, answers that
-        /// could not be stored: once per reason).
+        /// Told about events worth a log line (a damaged entry removed, a rebuilt index, the first
+        /// answer of a run that could not be stored).
         public var log: @Sendable (String) -> Void = { _ in }
         /// The longest a store waits for another program's write lock on the index before the answer
         /// is returned without being stored. After such a wait, later stores try once without
@@ -56,8 +56,8 @@ public actor ResponseCache: ResponseCaching {
     private var swept = false
     /// Set when a store gave up waiting for the index's lock; cleared by the next store that gets it.
     var lockStuck = false
-    /// Reasons already logged for answers that could not be stored.
-    var storageWarnings: Set<String> = []
+    /// Whether a store failed already in this run (it is logged once).
+    var storageWarned = false
     /// Network failures already logged as answered with stale entries.
     var staleWarnings: Set<String> = []
     nonisolated let indexPath: String
@@ -128,10 +128,11 @@ public actor ResponseCache: ResponseCaching {
         }
     }
 
-    /// Says once per reason that answers are not being stored; they are still returned.
+    /// Says once per run why answers are not being stored; they are still returned.
     func warnNotStored(_ error: RiffleError) {
         let reason = error.reasonText
-        guard storageWarnings.insert(reason).inserted else { return }
+        guard !storageWarned else { return }
+        storageWarned = true
         let place = if case .storage(let path, _) = error { "\(path): " } else { "" }
         configuration.log("could not store in the cache (\(place)\(reason)); what arrived is shown but not kept")
     }

@@ -16,6 +16,11 @@ enum CacheChildProcess {
     struct Result {
         var status: Int32
         var output: String
+
+        /// Whether the child ran `test` and it passed (a filter that matched nothing exits 0 too).
+        func passed(_ test: String) -> Bool {
+            status == 0 && output.contains("Test \(test)() passed")
+        }
     }
 
     /// Spawns one child per entry of `environments` (added to this process's environment), all running

@@ -80,7 +80,8 @@ extension DiskCache {
     }
 
     /// Makes the index file (0600) when missing and `create`; an existing one must be a regular file,
-    /// and one an older Riffle left readable by others (0644) becomes 0600 with its `-wal`/`-shm`.
+    /// and one an older Riffle left readable by others (0644) becomes private (0600), with its
+    /// `-wal`/`-shm`.
     /// SQLite gives new `-wal`/`-shm` files the database file's mode.
     private static func prepareIndexFile(_ responses: CacheFolder.Folder, create: Bool) throws(RiffleError) {
         let path = responses.path + "/" + indexName
@@ -99,7 +100,8 @@ extension DiskCache {
             let fd = openat(responses.fd, indexName + suffix, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { continue }
             var file = stat()
-            if fstat(fd, &file) == 0, file.st_mode & S_IFMT == S_IFREG { fchmod(fd, 0o600) }
+            // Only bits are taken away: a file its owner made read-only stays read-only.
+            if fstat(fd, &file) == 0, file.st_mode & S_IFMT == S_IFREG { fchmod(fd, file.st_mode & 0o700) }
             close(fd)
         }
     }
