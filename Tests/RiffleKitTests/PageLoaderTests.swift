@@ -4,7 +4,7 @@ import Testing
 @testable import RiffleKit
 
 @Suite("PageLoader against the demo server on 127.0.0.1")
-struct PageLoaderTests {
+final class PageLoaderTests: Sendable {
     let server: DemoFeedServer
     let cache: URL
     let loader: PageLoader
@@ -13,6 +13,11 @@ struct PageLoaderTests {
         server = try DemoFeedServer(latency: .zero)
         cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pages-\(UUID().uuidString)")
         loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: CurlTransport())
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: cache)
     }
 
     func file(_ page: Int) -> URL { loader.store.bodyURL(page) }
