@@ -156,7 +156,8 @@ public actor ResponseCache: ResponseCaching {
         let key = CacheKey(request)
         let url = request.url
         let now = clock()
-        let cached = entry(for: key, request: request, now: now)
+        // An explicit reload does not look: its answer replaces whatever is stored.
+        let cached = policy == .reloadIgnoringCache ? nil : entry(for: key, request: request, now: now)
         let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
                                 validate: validate, fetch: fetch)
         switch policy {

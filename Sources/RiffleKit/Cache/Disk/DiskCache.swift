@@ -159,18 +159,25 @@ final class DiskCache {
         }
     }
 
-    /// Logs and removes a damaged row, when that can be done without waiting. Its file goes too
-    /// when it is a regular file the cache names: nothing else is deleted, and nothing outside.
+    /// Removes and logs a row whose body is not what it describes, after looking again holding the
+    /// write lock: then no other process is between renaming a new file into place and committing
+    /// its row, so a mismatch is damage, not a write in progress. When the lock is busy, or the
+    /// index read-only, the entry is only a miss this time. The file goes too when it is a regular
+    /// file the cache names: nothing else is deleted, and nothing outside.
     private func discard(_ row: Row, because reason: String) {
+        guard writable else { return }
+        let removed = try? database.transaction { () throws -> Bool in
+            // Only the version that was read: another process may have replaced it since.
+            guard let current = try database.execute("SELECT \(Self.columns) FROM entries WHERE key = ?", [.text(row.key)]).first.map(Row.init),
+                  current.version == row.version else { return false }
+            if case .success = body(of: current) { return false }
+            try database.execute("DELETE FROM entries WHERE key = ? AND version = ?", [.text(row.key), .int(row.version)])
+            if let path = row.path.flatMap(CachePath.init) { folder.remove(path) }
+            return true
+        }
+        guard removed == true else { return }
         let shown = row.path.map { CachePath($0) == nil ? RiffleError.visible($0, limit: 80) : $0 } ?? "inline"
         log("removed damaged cache entry \(row.key.prefix(12)) (\(shown): \(reason))")
-        guard writable else { return }
-        _ = try? database.transaction { () throws(SQLiteError) in
-            // Only the version that was read: another process may have replaced it since.
-            let gone = try database.execute("DELETE FROM entries WHERE key = ? AND version = ? RETURNING path",
-                                            [.text(row.key), .int(row.version)])
-            if !gone.isEmpty, let path = row.path.flatMap(CachePath.init) { folder.remove(path) }
-        }
     }
 
     /// A new entry whose body file (if any) is written but not yet in place.
