@@ -33,8 +33,9 @@ extension Client {
             }
             // Only reads are cached: a POST's answer describes that one call.
             if let target, endpoint.method == .get {
+                // `validate` decodes the body itself: the cache need not parse it a second time.
                 cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
-                                                         location: target.location, validate: validate, fetch: fetch)
+                                                         location: target.location, checksJSON: true, validate: validate, fetch: fetch)
             } else if let cache = configuration.cache, endpoint.method == .get {
                 cached = try await cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
                                                   validate: validate, fetch: fetch)
