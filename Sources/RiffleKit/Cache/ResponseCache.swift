@@ -56,6 +56,8 @@ public actor ResponseCache: ResponseCaching {
     private var swept = false
     /// Set when a store gave up waiting for the index's lock; cleared by the next store that gets it.
     var lockStuck = false
+    /// How many times a store waited the whole `lockTimeout` in vain (for tests: one per stuck lock).
+    private(set) var lockTimeouts = 0
     /// Whether a store failed already in this run (it is logged once).
     var storageWarned = false
     /// Network failures already logged as answered with stale entries.
@@ -120,6 +122,7 @@ public actor ResponseCache: ResponseCaching {
                 return value
             }
             guard ContinuousClock.now < deadline, !Task.isCancelled else {
+                if !lockStuck && !Task.isCancelled { lockTimeouts += 1 }
                 lockStuck = !Task.isCancelled
                 throw .storage(path: indexPath, reason: "locked by another program")
             }
