@@ -30,8 +30,9 @@ public struct Feed: Sendable, Hashable {
     public var headers: [String: String]
     /// Query parameters added to every page URL built from the template.
     public var query: [String: String]
-    /// How a page reports failure inside a 200 answer, if it does.
-    public var envelope: Envelope?
+    /// How a page reports failure (on any status), if it does: one of the client's `EnvelopeRule`s. The
+    /// items are looked for in the whole page, envelope included.
+    public var envelope: EnvelopeRule?
     /// How long a stored page counts as fresh, in seconds; nil leaves it to the cache's default.
     public var maxAge: TimeInterval?
     /// What stands for `template` in `cacheIdentity`, for a feed whose URL changes from run to run while
@@ -79,7 +80,7 @@ public struct Feed: Sendable, Hashable {
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
-                envelope: Envelope? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil) throws(TemplateError) {
+                envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil) throws(TemplateError) {
         for placeholder in pagination.requiredPlaceholders where !template.contains(placeholder) {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
         }

@@ -197,7 +197,8 @@ public actor PageLoader {
                                             cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in try self.parse(body, stored: false) })
         endpoint.limit = limit
-        endpoint.envelope = .none
+        // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
+        endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none
         return endpoint
     }
 }

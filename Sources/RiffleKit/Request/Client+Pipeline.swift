@@ -67,13 +67,8 @@ extension Client {
     /// Status, then JSON, envelope, shape, the endpoint's transform and its decoder.
     static func decode<Response>(_ response: HTTPResponse, for endpoint: Endpoint<Response>,
                                  envelope: EnvelopeRule?) throws(RiffleError) -> Response {
+        // A failure envelope with a message on an error status was turned into `.envelope` by the fetcher.
         guard (200...299).contains(response.status) else {
-            // A failure envelope on an error status carries a better message than the status.
-            if let envelope, let document = try? JSONParser.parse(response.body),
-               case .failure(let error) = Result(catching: { () throws(RiffleError) in try envelope.unwrap(document) }),
-               case .envelope = error {
-                throw error
-            }
             throw .httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body))
         }
         switch endpoint.decoding {

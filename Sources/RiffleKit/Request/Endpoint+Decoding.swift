@@ -39,8 +39,10 @@ extension Endpoint where Response == Data {
     public static func data(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
                             body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                             cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) -> Self {
-        Endpoint(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
-                 body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: nil,
-                 decoding: .raw { $0 })
+        var endpoint = Endpoint(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
+                                body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: nil,
+                                decoding: .raw { $0 })
+        endpoint.envelope = .none
+        return endpoint
     }
 }
