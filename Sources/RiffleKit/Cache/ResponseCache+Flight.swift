@@ -5,7 +5,7 @@ extension ResponseCache {
     struct Transfer: Sendable {
         var key: CacheKey
         var request: HTTPRequest
-        var maxAge: TimeInterval?
+        var lifetime: CacheLifetime
         var location: BodyLocation
         /// Whether `validate` parses the body as JSON itself (PageLoader's does).
         var checksJSON: Bool
@@ -118,7 +118,8 @@ extension ResponseCache {
         // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
         if let failure = await Self.check(response, transfer) { return .failure(failure) }
         if Task.isCancelled { return .failure(.cancelled) }
-        if freshness.storable {
+        // `no-store` is the server's last word unless the app's cache time was asked to win over it.
+        if freshness.storable || transfer.lifetime.overridesServer {
             var feed: String?
             if case .page(_, let feedID) = transfer.location { feed = feedID }
             let entry = CacheEntry(key: transfer.key, status: response.status, headers: response.headers, body: response.body,

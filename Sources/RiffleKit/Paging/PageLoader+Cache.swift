@@ -72,9 +72,10 @@ extension PageLoader {
         }
         guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
               let request = try? pageRequest(url: url) else { return nil }
-        var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
+        let lifetime = client.lifetime(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
+        var value = await cache.cachedValue(for: request, lifetime: lifetime)
         if value == nil, await adoptUnindexedPage(number, request: request) {
-            value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
+            value = await cache.cachedValue(for: request, lifetime: lifetime)
         }
         guard let value else { return nil }
         do {

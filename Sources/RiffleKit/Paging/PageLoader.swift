@@ -29,7 +29,8 @@ public actor PageLoader {
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
         /// Seconds a page stays fresh when neither the server's `Cache-Control`/`Expires` nor the
-        /// feed's `maxAge` say; a stale page is revalidated (`If-None-Match`) before use.
+        /// feed's `maxAge` say (nil: the client's `defaultMaxAge`); a stale page is revalidated
+        /// (`If-None-Match`) before use.
         public var maxAge: TimeInterval? = 300
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment

@@ -26,6 +26,7 @@ extension Client {
         base.limit = endpoint.limit ?? base.limit
         let context = base
         let envelope = envelopeRule(for: endpoint)
+        let name = endpoint.name, tags = endpoint.tags
         let attempts: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse = { request throws(RiffleError) in
             let budget = request.timeout ?? configuration.timeout
             let firstStart = Mutex<ContinuousClock.Instant?>(nil)
@@ -60,7 +61,8 @@ extension Client {
                     if let answer { return answer }
                     throw failure
                 }
-                for plugin in configuration.plugins { plugin.willRetry(request, after: wait, because: failure) }
+                let call = ClientCall(request: request, name: name, tags: tags)
+                for plugin in configuration.plugins { plugin.willRetry(call, after: wait, because: failure) }
                 do { try await configuration.sleep(wait) } catch { throw .cancelled }
                 if Task.isCancelled { throw .cancelled }
                 attempt += 1

@@ -38,6 +38,15 @@ public final class Client: Sendable {
         public var headers: [String: String] = ["Accept": "application/json"]
         /// The response cache; nil: every request goes to the network.
         public var cache: (any ResponseCaching)?
+        /// How long an answer counts as fresh when neither its endpoint (`maxAge`) nor the server
+        /// (`Cache-Control`, `Expires`) says: 180 s, the seeds' three minutes. Within it
+        /// `.returnCacheElseLoad` answers from the cache without a request; 0 asks the server every time
+        /// (revalidating with the stored ETag).
+        public var defaultMaxAge: TimeInterval = 180
+        /// Whose cache time wins when the server's caching headers and the app's disagree: the server's
+        /// (RFC 9111) unless set to `.app`, which keeps answers for `maxAge` even when the server says
+        /// `no-store` or `max-age=0`. An endpoint may choose for itself.
+        public var maxAgePrecedence: MaxAgePrecedence = .server
         /// Hooks around each request. Holds a `RequestLogPlugin` when `RIFFLE_LOG` names a file.
         public var plugins: [any ClientPlugin]
         /// How the client waits between retries; injectable so tests see the chosen delays.

@@ -32,8 +32,13 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var timeout: Duration?
     /// How the client's cache is used (ignored when the client has none).
     public var cachePolicy: CachePolicy
-    /// How old a cached answer may be; nil: the cache's default.
+    /// How long, in seconds, a cached answer counts as fresh when the server's headers say nothing
+    /// (or always, under `.app` precedence); nil: the client's `defaultMaxAge`.
     public var maxAge: TimeInterval?
+    /// Whose cache time wins over the other's; nil: the client's `maxAgePrecedence`.
+    public var maxAgePrecedence: MaxAgePrecedence?
+    /// Which methods' answers the cache keeps: GET only, unless `.anyMethod` asks for this endpoint's.
+    public var cacheEligibility: CacheEligibility = .getOnly
     /// The JSON shape the payload must have; nil: anything.
     public var shape: JSONShape?
     /// Whether the client's request processors apply.
@@ -45,6 +50,10 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// A limit this endpoint's transfers share with others (a serial queue is `ConcurrencyLimit(1)`);
     /// nil: none beyond the transport's own.
     public var limit: ConcurrencyLimit?
+    /// A name for plugins and logs ("login", "history"); nil: none.
+    public var name: String?
+    /// Labels for plugins, e.g. `[.silent]` to keep a loading indicator hidden for this endpoint.
+    public var tags: Set<RequestTag> = []
     /// Runs on the payload after the envelope is removed and the shape checked, before decoding.
     public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
     let decoding: Decoding<Response>
@@ -77,6 +86,15 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case none
         /// This rule instead of the client's.
         case rule(EnvelopeRule)
+    }
+
+    /// Which answers of an endpoint the client's cache keeps.
+    public enum CacheEligibility: Sendable, Equatable {
+        /// GET answers only (the default): other methods change things, their answers describe one call.
+        case getOnly
+        /// Any method's, keyed by method, URL and body: for an API whose queries are POSTs
+        /// (`{"page": 2, "rows": 20}`), which the seeds cached too.
+        case anyMethod
     }
 
     /// Whether an endpoint's transient failures are retried.

@@ -26,10 +26,10 @@ struct Freshness: Equatable {
         }
     }
 
-    /// Whether an entry fetched at `fetchedAt` may be reused at `now`.
+    /// Whether an entry fetched at `fetchedAt` may be reused at `now`: the server's allowance, else the
+    /// request's. See `CacheLifetime` for the rule that can override the server.
     static func isFresh(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?, now: Date) -> Bool {
-        let lifetime = serverMaxAge ?? requestMaxAge ?? 0
-        return now.timeIntervalSince(fetchedAt) < lifetime
+        CacheLifetime.server(fallback: requestMaxAge).isFresh(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge, now: now)
     }
 
     /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil]; names lowercased.
