@@ -68,13 +68,28 @@ extension Client {
                 attempt += 1
             }
         }
-        return { request throws(RiffleError) in
+        let answer: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse = { request throws(RiffleError) in
             let response = try await attempts(request)
             if let envelope, !(200...299).contains(response.status), response.status != 304,
                let failure = envelope.message(inErrorAnswer: response.body) {
                 throw failure
             }
             return response
+        }
+        let arrival: TransferFlights.Arrival? = switch endpoint.duplicates {
+        case .automatic: endpoint.method == .get || endpoint.method == .head ? .join : nil
+        case .join: .join
+        case .drop: .drop
+        case .send: nil
+        }
+        guard let arrival else { return answer }
+        // Identical requests share one transfer (retries included); the first caller's progress and
+        // limit are the transfer's.
+        let flights = self.flights
+        return { request throws(RiffleError) in
+            try await flights.run(ResponseCache.flightKey(request), arrival: arrival) { () async throws(RiffleError) in
+                try await answer(request)
+            }
         }
     }
 }

@@ -64,6 +64,8 @@ public final class Client: Sendable {
     /// The configuration the client was built from.
     public let configuration: Configuration
     let transport: any HTTPTransporting
+    /// Transfers in flight, which identical requests join (`Endpoint.duplicates`).
+    let flights = TransferFlights()
 
     /// A client for `configuration`, sending through `transport` (by default a `CurlTransport` of its own;
     /// clients that share one share its connections).

@@ -50,6 +50,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// A limit this endpoint's transfers share with others (a serial queue is `ConcurrencyLimit(1)`);
     /// nil: none beyond the transport's own.
     public var limit: ConcurrencyLimit?
+    /// What a call does while an identical one (method, URL, headers and body) is in flight.
+    public var duplicates: DuplicateHandling = .automatic
     /// A name for plugins and logs ("login", "history"); nil: none.
     public var name: String?
     /// Labels for plugins, e.g. `[.silent]` to keep a loading indicator hidden for this endpoint.
@@ -86,6 +88,18 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case none
         /// This rule instead of the client's.
         case rule(EnvelopeRule)
+    }
+
+    /// What a call does while an identical one is in flight (same method, URL, headers and body).
+    public enum DuplicateHandling: Sendable, Equatable {
+        /// GET and HEAD join it; other methods are sent again (the default).
+        case automatic
+        /// Join it whatever the method: five taps on "send" make one POST, and all five get its answer.
+        case join
+        /// Fail at once with `RiffleError.duplicate`, leaving the first to finish.
+        case drop
+        /// Send it again whatever the method.
+        case send
     }
 
     /// Which answers of an endpoint the client's cache keeps.
