@@ -36,6 +36,12 @@ public final class Client: Sendable {
         public var timeout: Duration = .seconds(30)
         /// Headers on every request; processors and the endpoint's own headers come after.
         public var headers: [String: String] = ["Accept": "application/json"]
+        /// Names of headers that identify the user, wherever they are set (`headers`, an endpoint,
+        /// a processor): each is part of the cache key as a digest, so after a new login user B is never
+        /// served user A's answers, and none is carried to another origin by a redirect. `Authorization`
+        /// and `Cookie` always are; these names are the common custom ones (the seeds sent `token`).
+        public var credentialHeaders: Set<String> = ["token", "x-token", "access-token", "x-access-token", "x-auth-token",
+                                                     "api-key", "x-api-key"]
         /// The response cache; nil: every request goes to the network.
         public var cache: (any ResponseCaching)?
         /// How long an answer counts as fresh when neither its endpoint (`maxAge`) nor the server
@@ -95,6 +101,9 @@ public final class Client: Sendable {
             for processor in configuration.processors where trusted || !processor.isCredential {
                 try processor.apply(to: &request)
             }
+        }
+        for field in request.headers where configuration.credentialHeaders.contains(where: { $0.caseInsensitiveEquals(field.name) }) {
+            request.credentialHeaders.insert(field.name.lowercased())
         }
         return request
     }

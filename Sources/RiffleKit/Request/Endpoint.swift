@@ -60,8 +60,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
     let decoding: Decoding<Response>
 
-    /// Where a request goes.
-    public enum Target: Sendable, Equatable, ExpressibleByStringLiteral {
+    /// Where a request goes. A string literal is a path against the primary base URL, and values
+    /// interpolated into it are percent-encoded as one path segment each, so
+    /// `Endpoint(.get, "/users/\(name)/repos")` stays on that path whatever `name` holds (`a/b` is sent
+    /// as `a%2Fb`, `日本` as `%E6%97%A5%E6%9C%AC`); `\(raw: text)` puts text in as it is.
+    public enum Target: Sendable, Equatable, ExpressibleByStringInterpolation {
         /// A path against the client's primary base URL. A string literal means this.
         case primary(String)
         /// A path against the client's secondary base URL (e.g. a fallback host).
@@ -70,6 +73,22 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case url(URL)
 
         public init(stringLiteral path: String) { self = .primary(path) }
+        public init(stringInterpolation path: PathInterpolation) { self = .primary(path.path) }
+
+        /// Builds a path from a string literal with interpolated values.
+        public struct PathInterpolation: StringInterpolationProtocol {
+            var path = ""
+
+            public init(literalCapacity: Int, interpolationCount: Int) { path.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+            public mutating func appendLiteral(_ literal: String) { path += literal }
+            /// `value` as one path segment: everything but RFC 3986's unreserved characters, sub-delimiters,
+            /// `:` and `@` percent-encoded (`/`, `?`, `#` and `%` included).
+            public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+                path += value.description.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? ""
+            }
+            /// `text` as it is, e.g. a prefix holding slashes: `"/\(raw: version)/items"`.
+            public mutating func appendInterpolation(raw text: String) { path += text }
+        }
     }
 
     /// Whether the client's request processors apply to an endpoint.
@@ -153,6 +172,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
         return copy
     }
 }
+
+/// What a value interpolated into an endpoint's path may keep as it is: RFC 3986's `pchar` without `%`.
+private let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@")
 
 /// How an endpoint turns an answer into its response type.
 enum Decoding<Response: Sendable>: Sendable {
