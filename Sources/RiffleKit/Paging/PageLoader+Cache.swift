@@ -1,10 +1,10 @@
 import Foundation
 
 extension PageLoader {
-    /// The request for a page at `url` as the client sends it (the feed's headers, `${NAME}` expanded
-    /// now and never stored); its cache key is the page's index row.
-    nonisolated func pageRequest(url: URL) throws(RiffleError) -> HTTPRequest {
-        try client.request(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
+    /// The request for page `number` at `url` as the client sends it (the feed's headers, `${NAME}`
+    /// expanded now and never stored); its cache key is the page's index row.
+    nonisolated func pageRequest(_ number: Int, url: URL) throws(RiffleError) -> HTTPRequest {
+        try client.request(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
     }
 
     /// The feed's own max age, else the configuration's; the server's headers override both.
@@ -71,8 +71,8 @@ extension PageLoader {
             return nil
         }
         guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
-              let request = try? pageRequest(url: url) else { return nil }
-        let lifetime = client.lifetime(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
+              let request = try? pageRequest(number, url: url) else { return nil }
+        let lifetime = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
         var value = await cache.cachedValue(for: request, lifetime: lifetime)
         if value == nil, await adoptUnindexedPage(number, request: request) {
             value = await cache.cachedValue(for: request, lifetime: lifetime)

@@ -176,7 +176,7 @@ public actor PageLoader {
         if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
             configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
-        let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
+        let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
                                              target: CacheTarget(cache: cache, location: pageLocation(number)))
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
@@ -191,13 +191,18 @@ public actor PageLoader {
                     status: reply.response.status, next: next?.absoluteString, known: true)
     }
 
-    /// The endpoint of the page at `url`: its body checked and read by `parse` before anything is
-    /// stored, the loader's serial queue as its limit.
-    nonisolated func pageEndpoint(url: URL, policy: CachePolicy) -> Endpoint<ParsedBody> {
-        var endpoint = Endpoint<ParsedBody>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
-                                            cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
+    /// The endpoint of page `number` at `url`: the feed's method and body, its answer checked and read by
+    /// `parse` before anything is stored, the loader's serial queue as its limit. A page is a read
+    /// whatever its method: cached by body, retried, and shared with an identical load.
+    nonisolated func pageEndpoint(_ number: Int, url: URL, policy: CachePolicy) -> Endpoint<ParsedBody> {
+        var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
+                                            headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in try self.parse(body, stored: false) })
         endpoint.limit = limit
+        endpoint.cacheEligibility = .anyMethod
+        endpoint.retry = .always
+        endpoint.duplicates = .join
+        endpoint.name = "page \(number)"
         // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
         endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none
         return endpoint
