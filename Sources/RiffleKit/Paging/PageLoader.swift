@@ -14,9 +14,12 @@ import Synchronization
 /// answered at once without waiting behind fetches of other pages.
 ///
 /// ```swift
-/// let loader = PageLoader(feed: feed, cacheDirectory: cache, client: Client(Client.Configuration(baseURL: api)))
+/// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
+/// let cacheFolder = URL(filePath: NSTemporaryDirectory()).appending(path: "riffle-example")
+/// let loader = PageLoader(feed: feed, cacheDirectory: cacheFolder, client: Client(Client.Configuration(baseURL: api)))
 /// let page = try await loader.load(1)                           // disk if present, else network
 /// let fresh = try await loader.load(1, policy: .reloadIgnoringCache)
+/// print(page.items.map(\.title), fresh.source)
 /// ```
 public actor PageLoader {
     /// How a loader behaves.

@@ -4,6 +4,8 @@ import Foundation
 /// API, pass it where it is needed, and share it across tasks.
 ///
 /// ```swift
+/// struct Repo: Decodable, Sendable { var name: String }
+///
 /// var configuration = Client.Configuration(baseURL: URL(string: "https://api.example.com")!)
 /// configuration.processors = [.queryItem("version", "1.0.0")]
 /// configuration.envelope = .okResult

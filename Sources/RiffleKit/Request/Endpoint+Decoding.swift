@@ -4,6 +4,8 @@ extension Endpoint where Response: Decodable {
     /// An endpoint whose payload decodes with `JSONDecoder` into `Response`.
     ///
     /// ```swift
+    /// struct User: Decodable, Sendable { var id: Int; var name: String }
+    ///
     /// let user = Endpoint<User>(.get, "/users/42")
     /// let created = Endpoint<User>(.post, "/users", body: .json(["name": "Ada"]))
     /// ```
