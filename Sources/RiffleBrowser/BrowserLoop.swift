@@ -18,19 +18,22 @@ public struct BrowserLoop<Terminal: TerminalBackend, Pages: PageSourcing> {
     let title: String
     let now: () -> Date
     let open: (URL) -> String?
+    let notices: Notices
 
     /// A loop browsing `pages` on `terminal`.
     /// - Parameters:
     ///   - title: the feed's name, shown in the header.
     ///   - now: the clock ticks read.
     ///   - open: opens a link (`o`); returns why it could not, or nil.
+    ///   - notices: messages from elsewhere (a retry about to happen) to show as toasts.
     public init(terminal: Terminal, pages: Pages, title: String, now: @escaping () -> Date = Date.init,
-                open: @escaping (URL) -> String? = { _ in "no program to open links with" }) {
+                open: @escaping (URL) -> String? = { _ in "no program to open links with" }, notices: Notices = Notices()) {
         self.terminal = terminal
         self.pages = pages
         self.title = title
         self.now = now
         self.open = open
+        self.notices = notices
     }
 
     /// Runs until the user quits or a signal arrives, restores the terminal, and returns the exit
@@ -66,6 +69,7 @@ public struct BrowserLoop<Terminal: TerminalBackend, Pages: PageSourcing> {
             var actions: [Action] = []
             if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
             actions += mailbox.drain()
+            actions += notices.drain().map { .notice($0) }
             actions.append(.tick(now()))
             for action in actions { effects += App.update(&state, action) }
         }

@@ -41,7 +41,9 @@ enum BrowseCommand {
         }
 
         signal(SIGPIPE, SIG_IGN)
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, client: Network.client(for: feed))
+        let notices = Notices()
+        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
+                                client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
         // https://no-color.org: any non-empty NO_COLOR turns colours off, whatever the theme.
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let theme: Theme
@@ -50,7 +52,7 @@ enum BrowseCommand {
         let pages = BrowsePages(loader: loader, maxAge: maxAge)
         // A terminal browser gets the terminal: the screen is suspended while it runs.
         let open = { (url: URL) in LinkOpener.open(url, suspend: { body in screen.suspended(body) })?.description }
-        return BrowserLoop(terminal: screen, pages: pages, title: feed.name, open: open).run()
+        return BrowserLoop(terminal: screen, pages: pages, title: feed.name, open: open, notices: notices).run()
     }
 }
 

@@ -77,14 +77,15 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 final class LoopRun: Sendable {
     let terminal: InMemoryTerminal
     let pages: MockPageSource
+    let notices = Notices()
     private let finished = DispatchSemaphore(value: 0)
     private let status = LockedValue<Int32?>(nil)
 
     init(terminal: InMemoryTerminal, pages: MockPageSource, now: Date = LoopFixture.now) {
         self.terminal = terminal
         self.pages = pages
-        let thread = Thread { [finished, status] in
-            status.set(BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }).run())
+        let thread = Thread { [finished, status, notices] in
+            status.set(BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }, notices: notices).run())
             finished.signal()
         }
         thread.start()

@@ -34,8 +34,9 @@ extension Client {
             }
             let lifetime = lifetime(for: endpoint)
             if let target, Self.isCacheable(endpoint) {
+                // `validate` decodes the body itself: the cache need not parse it a second time.
                 cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
-                                                         location: target.location, validate: validate, fetch: fetch)
+                                                         location: target.location, checksJSON: true, validate: validate, fetch: fetch)
             } else if let cache = configuration.cache, Self.isCacheable(endpoint) {
                 cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
                                                   validate: validate, fetch: fetch)
