@@ -18,21 +18,25 @@ struct ClientDuplicateTests {
         }
     }
 
+    /// Starts one send of `endpoint`.
+    func start(_ endpoint: Endpoint<JSONValue>, on client: Client) -> Task<Result<JSONValue, RiffleError>, Never> {
+        Task { () async -> Result<JSONValue, RiffleError> in
+            do throws(RiffleError) { return .success(try await client.send(endpoint).value) } catch { return .failure(error) }
+        }
+    }
+
     /// Starts `count` identical sends of `endpoint` and returns their tasks once `ready` holds.
     func sendAll(_ count: Int, _ endpoint: Endpoint<JSONValue>, on client: Client,
                  until ready: @escaping () -> Bool) async -> [Task<Result<JSONValue, RiffleError>, Never>] {
-        let tasks = (0..<count).map { _ in
-            Task { () async -> Result<JSONValue, RiffleError> in
-                do throws(RiffleError) { return .success(try await client.send(endpoint).value) } catch { return .failure(error) }
-            }
-        }
+        let tasks = (0..<count).map { _ in start(endpoint, on: client) }
         #expect(await waitFor(ready))
         return tasks
     }
 
+    /// True once `count` callers share the transfer: the one running it and `count - 1` waiting.
     func joined(_ client: Client, _ endpoint: Endpoint<JSONValue>, _ count: Int) -> () -> Bool {
         let key = ResponseCache.flightKey(try! client.request(for: endpoint))
-        return { client.flights.waiterCount(key) == count }
+        return { client.flights.isInFlight(key) && client.flights.waiterCount(key) == count - 1 }
     }
 
     @Test(arguments: [false, true])
@@ -40,8 +44,8 @@ struct ClientDuplicateTests {
         let client = fixture.client(cached: cached)
         let endpoint = Endpoint<JSONValue>(.get, "/list", headers: ["X-N": "7"])
         let server = fixture.server
-        let tasks = await sendAll(5, endpoint, on: client) { server.requestCount == 1 && (cached || client.flights.waiterCount(
-            ResponseCache.flightKey(try! client.request(for: endpoint))) == 5) }
+        let all = joined(client, endpoint, 5)
+        let tasks = await sendAll(5, endpoint, on: client) { server.requestCount == 1 && (cached || all()) }
         if cached {
             // With a cache the cache's own table shares the transfer: its waiters are the five callers.
             #expect(await waitFor { await fixture.cache.waiterCount(for: try! client.request(for: endpoint)) == 5 })
@@ -98,32 +102,52 @@ struct ClientDuplicateTests {
         #expect(fixture.server.requestCount == 1)
     }
 
-    @Test func aCancelledCallerLeavesAtOnceAndTheOthersStillGetTheAnswer() async throws {
+    @Test func aCancelledCallerThatJoinedLeavesAtOnceAndTheFirstStillGetsTheAnswer() async throws {
         let client = fixture.client(cached: false)
         let endpoint = Endpoint<JSONValue>(.get, "/list")
-        let tasks = await sendAll(2, endpoint, on: client, until: joined(client, endpoint, 2))
-        tasks[0].cancel()
-        #expect(await tasks[0].value.mapError { $0 } == .failure(.cancelled))
-        #expect(client.flights.waiterCount(ResponseCache.flightKey(try client.request(for: endpoint))) == 1)
+        let server = fixture.server
+        let first = await sendAll(1, endpoint, on: client) { server.requestCount == 1 }[0]
+        let second = start(endpoint, on: client)
+        #expect(await waitFor(joined(client, endpoint, 2)))
+        second.cancel()
+        #expect(await second.value == .failure(.cancelled))
+        #expect(client.flights.waiterCount(ResponseCache.flightKey(try client.request(for: endpoint))) == 0)
         gate.signal()
-        #expect(try await tasks[1].value.get() == ["method": "GET", "n": 0])
-        #expect(fixture.server.requestCount == 1)
+        #expect(try await first.value.get() == ["method": "GET", "n": 0])
+        #expect(server.requestCount == 1)
     }
 
-    @Test func whenEveryCallerLeavesTheTransferIsCancelled() async throws {
+    @Test func whenTheFirstCallerIsCancelledAWaitingOneStartsOver() async throws {
         let client = fixture.client(cached: false)
         let endpoint = Endpoint<JSONValue>(.get, "/list")
-        let both = joined(client, endpoint, 2), server = fixture.server
-        let tasks = await sendAll(2, endpoint, on: client) { both() && server.requestCount == 1 }
-        for task in tasks { task.cancel() }
-        for task in tasks { #expect(await task.value.mapError { $0 } == .failure(.cancelled)) }
-        let key = ResponseCache.flightKey(try client.request(for: endpoint))
-        #expect(client.flights.waiterCount(key) == 0)
+        let server = fixture.server
+        let first = await sendAll(1, endpoint, on: client) { server.requestCount == 1 }[0]
+        let second = start(endpoint, on: client)
+        #expect(await waitFor(joined(client, endpoint, 2)))
+        first.cancel()
+        #expect(await first.value == .failure(.cancelled))
+        // The one left sends again itself, and gets its answer.
+        #expect(await waitFor { server.requestCount == 2 })
         gate.signal()
-        // The table is empty: the next call sends again.
+        gate.signal()
+        #expect(try await second.value.get() == ["method": "GET", "n": 0])
+    }
+
+    @Test func whenEveryCallerLeavesTheTableIsEmpty() async throws {
+        let client = fixture.client(cached: false)
+        let endpoint = Endpoint<JSONValue>(.get, "/list")
+        let server = fixture.server
+        let tasks = await sendAll(2, endpoint, on: client) { server.requestCount == 1 }
+        #expect(await waitFor(joined(client, endpoint, 2)))
+        for task in tasks { task.cancel() }
+        for task in tasks { #expect(await task.value == .failure(.cancelled)) }
+        let key = ResponseCache.flightKey(try client.request(for: endpoint))
+        #expect(await waitFor { !client.flights.isInFlight(key) })
+        gate.signal()
+        // The next call sends again.
         gate.signal()
         _ = try await client.send(endpoint)
-        #expect(fixture.server.requestCount == 2)
+        #expect(server.requestCount == 2)
     }
 
     /// Polls every few milliseconds for up to 30 s.

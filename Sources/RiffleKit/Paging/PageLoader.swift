@@ -196,7 +196,7 @@ public actor PageLoader {
 
     /// The endpoint of page `number` at `url`: the feed's method and body, its answer checked and read by
     /// `parse` before anything is stored, the loader's serial queue as its limit. A page is a read
-    /// whatever its method: cached by body, retried, and shared with an identical load.
+    /// whatever its method: cached by body, retried, and shared with an identical load (by the cache).
     nonisolated func pageEndpoint(_ number: Int, url: URL, policy: CachePolicy) -> Endpoint<ParsedBody> {
         var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
                                             headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
@@ -204,7 +204,9 @@ public actor PageLoader {
         endpoint.limit = limit
         endpoint.cacheEligibility = .anyMethod
         endpoint.retry = .always
-        endpoint.duplicates = .join
+        // Pages always go through the cache, whose own table shares a page's transfer: the client's
+        // would only add a key to compute.
+        endpoint.duplicates = .send
         endpoint.name = "page \(number)"
         // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
         endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none

@@ -83,8 +83,8 @@ extension Client {
         case .send: nil
         }
         guard let arrival else { return answer }
-        // Identical requests share one transfer (retries included); the first caller's progress and
-        // limit are the transfer's.
+        // Identical requests share one transfer (retries included), run by the first caller: its
+        // progress and limit are the transfer's.
         let flights = self.flights
         return { request throws(RiffleError) in
             try await flights.run(ResponseCache.flightKey(request), arrival: arrival) { () async throws(RiffleError) in

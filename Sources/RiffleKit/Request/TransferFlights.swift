@@ -3,15 +3,25 @@ import Synchronization
 /// The client's transfers in flight, by request, so that an identical request joins the one already
 /// on its way instead of sending again (with or without a cache; the cache keeps its own table too).
 ///
-/// A transfer runs in a task of its own. Callers wait on continuations: one that is cancelled leaves
-/// at once with `.cancelled` while the others keep waiting, and the last one out cancels the
-/// transfer. Delivery and removal happen under one lock, so a caller arriving as a transfer ends
+/// The first caller runs the transfer in its own task, so the common case (no duplicate) costs two
+/// lock steps and no hop to another task. Callers that join wait on continuations; one that is
+/// cancelled leaves at once with `.cancelled`. When the first caller is cancelled its transfer ends
+/// with it, and a waiter that was not cancelled starts over: it runs the transfer itself or joins the
+/// next one. Delivery and removal happen under one lock, so a caller arriving as a transfer ends
 /// either joins it or starts a new one.
 final class TransferFlights: Sendable {
+    private typealias Waiter = CheckedContinuation<Outcome, Never>
+
+    /// What a waiting caller is woken with.
+    private enum Outcome {
+        case answer(Result<HTTPResponse, RiffleError>)
+        /// The transfer was gone by the time the caller came to wait: start over.
+        case again
+    }
+
     private struct Flight {
         var id: Int
-        var task: Task<Void, Never>
-        var waiters: [Int: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>]
+        var waiters: [Int: Waiter] = [:]
     }
 
     private struct State {
@@ -29,64 +39,68 @@ final class TransferFlights: Sendable {
         case drop
     }
 
-    /// The answer of the transfer for `key`: the one in flight (or `.duplicate`, by `arrival`), else a
-    /// new one running `transfer`.
+    /// The answer of the transfer for `key`: the one in flight (or `.duplicate`, by `arrival`), else
+    /// `transfer`'s, run here.
     func run(_ key: CacheKey, arrival: Arrival,
-             _ transfer: @escaping @Sendable () async throws(RiffleError) -> HTTPResponse) async throws(RiffleError) -> HTTPResponse {
+             _ transfer: () async throws(RiffleError) -> HTTPResponse) async throws(RiffleError) -> HTTPResponse {
+        while true {
+            enum Role { case first(Int), joining, refused }
+            let role = state.withLock { state -> Role in
+                if state.flights[key] != nil { return arrival == .drop ? .refused : .joining }
+                state.nextID += 1
+                state.flights[key] = Flight(id: state.nextID)
+                return .first(state.nextID)
+            }
+            switch role {
+            case .refused:
+                throw .duplicate
+            case .first(let id):
+                let result: Result<HTTPResponse, RiffleError>
+                do { result = .success(try await transfer()) } catch { result = .failure(error) }
+                let waiters = state.withLock { state -> [Waiter] in
+                    guard let flight = state.flights[key], flight.id == id else { return [] }
+                    state.flights[key] = nil
+                    return Array(flight.waiters.values)
+                }
+                for waiter in waiters { waiter.resume(returning: .answer(result)) }
+                return try result.get()
+            case .joining:
+                switch await wait(for: key) {
+                case .again:
+                    continue
+                case .answer(.failure(.cancelled)) where !Task.isCancelled:
+                    continue  // the first caller was cancelled, this one was not
+                case .answer(let result):
+                    return try result.get()
+                }
+            }
+        }
+    }
+
+    /// How many callers wait on the transfer for `key`, its first caller not counted (for tests).
+    func waiterCount(_ key: CacheKey) -> Int { state.withLock { $0.flights[key]?.waiters.count ?? 0 } }
+
+    /// Whether a transfer for `key` is in flight (for tests).
+    func isInFlight(_ key: CacheKey) -> Bool { state.withLock { $0.flights[key] != nil } }
+
+    private func wait(for key: CacheKey) async -> Outcome {
         let waiter = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
-                let refusal: RiffleError? = state.withLock { state in
-                    if Task.isCancelled { return .cancelled }
-                    if state.flights[key] != nil {
-                        if arrival == .drop { return .duplicate }
-                    } else {
-                        state.nextID += 1
-                        let id = state.nextID
-                        let task = Task { await self.finish(key, id: id, with: Self.result(of: transfer)) }
-                        state.flights[key] = Flight(id: id, task: task, waiters: [:])
-                    }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
+                let immediate: Outcome? = state.withLock { state in
+                    if Task.isCancelled { return .answer(.failure(.cancelled)) }
+                    guard state.flights[key] != nil else { return .again }
                     state.flights[key]?.waiters[waiter] = continuation
                     return nil
                 }
-                if let refusal { continuation.resume(returning: .failure(refusal)) }
+                if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
-            leave(key, waiter: waiter)
+            let continuation = state.withLock { $0.flights[key]?.waiters.removeValue(forKey: waiter) }
+            continuation?.resume(returning: .answer(.failure(.cancelled)))
         }
-        return try result.get()
-    }
-
-    /// How many callers wait on the transfer for `key` (for tests).
-    func waiterCount(_ key: CacheKey) -> Int { state.withLock { $0.flights[key]?.waiters.count ?? 0 } }
-
-    private func leave(_ key: CacheKey, waiter: Int) {
-        let continuation = state.withLock { state -> CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>? in
-            guard var flight = state.flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return nil }
-            if flight.waiters.isEmpty {
-                flight.task.cancel()
-                state.flights[key] = nil
-            } else {
-                state.flights[key] = flight
-            }
-            return continuation
-        }
-        continuation?.resume(returning: .failure(.cancelled))
-    }
-
-    private func finish(_ key: CacheKey, id: Int, with result: Result<HTTPResponse, RiffleError>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>] in
-            guard let flight = state.flights[key], flight.id == id else { return [] }
-            state.flights[key] = nil
-            return Array(flight.waiters.values)
-        }
-        for continuation in waiters { continuation.resume(returning: result) }
-    }
-
-    private static func result(of transfer: () async throws(RiffleError) -> HTTPResponse) async -> Result<HTTPResponse, RiffleError> {
-        do { return .success(try await transfer()) } catch { return .failure(error) }
     }
 }
