@@ -6,6 +6,9 @@ import RiffleTUI
 /// their results to a mailbox that the loop drains between key presses (bubbletea's Cmd → Msg).
 ///
 /// ```swift
+/// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
+/// let loader = PageLoader(feed: feed, cacheDirectory: URL(filePath: NSTemporaryDirectory()).appending(path: "riffle-example"))
+/// let screen = InMemoryTerminal(size: Size(width: 80, height: 24), events: [.key(.character("q"))])
 /// let loop = BrowserLoop(terminal: screen, pages: loader, title: feed.name)
 /// let status = loop.run()   // until q or a signal; the terminal is restored
 /// ```

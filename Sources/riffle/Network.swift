@@ -22,7 +22,7 @@ enum Network {
 struct RetryNotice: ClientPlugin {
     let notices: Notices
 
-    func willRetry(_ request: HTTPRequest, after delay: Duration, because failure: RiffleError) {
+    func willRetry(_ call: ClientCall, after delay: Duration, because failure: RiffleError) {
         let seconds = Int((Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18).rounded(.up))
         notices.post("retrying in \(max(1, seconds)) s (\(failure))")
     }

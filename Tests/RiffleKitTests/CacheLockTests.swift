@@ -84,7 +84,7 @@ struct CacheLockTests {
         // The cache's actor answers meanwhile: the wait suspends rather than blocking it (a blocking
         // wait would hold it until the lock timeout, 300 s).
         let asked = ContinuousClock.now
-        let request = try loader.pageRequest(url: server.url(page: 1))
+        let request = try loader.pageRequest(1, url: server.url(page: 1))
         #expect(await loader.cache.cachedValue(for: request, maxAge: nil) != nil)
         #expect(asked.duration(to: .now) < .seconds(60))
         #expect(!finished.withLock { $0 })

@@ -30,7 +30,7 @@ struct CacheUpgradeTests {
             """)
         let path = "feeds/\(loader.feed.id)/feed_1.json"
         // An older row for the same file (the page once fetched from another URL), then the page's own.
-        for (key, time) in [("0000", fetched - 100), (CacheKey(try loader.pageRequest(url: url)).id, fetched)] {
+        for (key, time) in [("0000", fetched - 100), (CacheKey(try loader.pageRequest(1, url: url)).id, fetched)] {
             try v1.execute("INSERT INTO entries VALUES (?, ?, ?, NULL, ?, ?, ?, '\"e1\"', NULL, 600, 200, '{}', '')",
                            [.text(key), .text(loader.feed.id), .text(path), .int(Int64(body.count)), .real(time), .real(time)])
         }

@@ -15,7 +15,7 @@ struct PaginationTests {
     }
 
     func loader(_ path: String, _ pagination: Pagination, environment: [String: String] = [:],
-                itemPath: String? = nil, headers: [String: String] = [:], envelope: Envelope? = nil) throws -> PageLoader {
+                itemPath: String? = nil, headers: [String: String] = [:], envelope: EnvelopeRule? = nil) throws -> PageLoader {
         var configuration = PageLoader.Configuration()
         configuration.environment = environment
         let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination, itemPath: itemPath,
@@ -139,7 +139,8 @@ struct PaginationTests {
 
     @Test func anEnvelopeFailureIsAnErrorAndNothingIsStored() async throws {
         let loader = try loader("/envelope?page={page}", Pagination(.pageNumber(firstPage: 1)),
-                                envelope: Envelope(successPath: "ok", errorPath: "error"))
+                                envelope: EnvelopeRule(successPath: ["ok"], successValue: true, payloadPath: [],
+                                                      messagePaths: [["error"]], missingFlag: .success))
         await #expect(throws: RiffleError.envelope(message: "invalid_auth")) { try await loader.load(1) }
         #expect(loader.store.storedPages().isEmpty)
     }

@@ -5,7 +5,7 @@ extension ResponseCache {
     struct Transfer: Sendable {
         var key: CacheKey
         var request: HTTPRequest
-        var maxAge: TimeInterval?
+        var lifetime: CacheLifetime
         var location: BodyLocation
         /// Whether `validate` parses the body as JSON itself (PageLoader's does).
         var checksJSON: Bool
@@ -32,7 +32,7 @@ extension ResponseCache {
                 if staleWarnings.insert(error.description).inserted {
                     configuration.log("network failed (\(error)); answering with stale entries from the cache")
                 }
-                return stale.value(.stale, url: transfer.request.url, now: now, requestMaxAge: transfer.maxAge)
+                return stale.value(.stale, url: transfer.request.url, now: now, lifetime: transfer.lifetime)
             }
             throw error
         }
@@ -112,7 +112,7 @@ extension ResponseCache {
             entry.etag = response.header("ETag") ?? entry.etag
             entry.lastModified = response.header("Last-Modified") ?? entry.lastModified
             await renew(entry)
-            return .success(entry.value(.revalidated, url: response.url, now: now, requestMaxAge: transfer.maxAge))
+            return .success(entry.value(.revalidated, url: response.url, now: now, lifetime: transfer.lifetime))
         }
         guard (200...299).contains(response.status) else {
             return .failure(.httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body)))
@@ -120,7 +120,8 @@ extension ResponseCache {
         // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
         if let failure = await Self.check(response, transfer) { return .failure(failure) }
         if Task.isCancelled { return .failure(.cancelled) }
-        if freshness.storable {
+        // `no-store` is the server's last word unless the app's cache time was asked to win over it.
+        if freshness.storable || transfer.lifetime.overridesServer {
             var feed: String?
             if case .page(_, let feedID, _) = transfer.location { feed = feedID }
             let entry = CacheEntry(key: transfer.key, status: response.status, headers: response.headers, body: response.body,
@@ -132,7 +133,7 @@ extension ResponseCache {
             do { try await store(entry, at: transfer.location, response: response) } catch { warnNotStored(error) }
         }
         var value = CachedResponse(response: response, source: .network, fetchedAt: now, age: 0)
-        value.freshUntil = Freshness.expiry(fetchedAt: now, serverMaxAge: freshness.serverMaxAge, requestMaxAge: transfer.maxAge)
+        value.freshUntil = transfer.lifetime.expiry(fetchedAt: now, serverMaxAge: freshness.serverMaxAge)
         return .success(value)
     }
 

@@ -4,11 +4,16 @@ import Foundation
 /// freshness and revalidation, stale-if-error, and one transfer for identical concurrent requests.
 ///
 /// ```swift
-/// let cache = ResponseCache(directory: cacheRoot)          // ~/.cache/riffle
-/// let value = try await cache.response(for: request, policy: .returnCacheElseLoad, maxAge: 300,
-///                                      validate: { _ in }, fetch: { try await transport.send($0) })
-/// print(value.source, value.age)                            // .cache 12.0
+/// let cache = ResponseCache(directory: URL(filePath: "/tmp/riffle-example"))   // ~/.cache/riffle in riffle
+/// let transport = CurlTransport()
+/// let request = HTTPRequest(url: URL(string: "https://api.example.com/items")!)
+/// let value = try await cache.response(for: request, policy: .returnCacheElseLoad, maxAge: 300, validate: { _ in },
+///                                      fetch: { request throws(RiffleError) in try await transport.send(request) })
+/// print(value.source, value.age)                                                 // cache 12.0
 /// ```
+///
+/// A `Client` given the cache (`Client.Configuration.cache`) uses it for every GET, with the
+/// endpoint's policy and cache time.
 ///
 /// Several processes may share one folder: the index is an SQLite database in WAL mode, body files
 /// are replaced by renames made while holding its write lock, and a row records its file's size and
@@ -140,18 +145,18 @@ public actor ResponseCache: ResponseCaching {
         configuration.log("could not store in the cache (\(place)\(reason)); what arrived is shown but not kept")
     }
 
-    /// One value for `request` according to `policy`; see `ResponseCaching.response(for:policy:maxAge:validate:fetch:)`.
+    /// One value for `request` according to `policy`; see `ResponseCaching.response(for:policy:lifetime:validate:fetch:)`.
     /// Fresh entries answer at once; stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
-    public func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    public func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                          validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                          fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
-        try await response(for: request, policy: policy, maxAge: maxAge, location: .automatic, validate: validate, fetch: fetch)
+        try await response(for: request, policy: policy, lifetime: lifetime, location: .automatic, validate: validate, fetch: fetch)
     }
 
     /// As the public entry point, with the body kept at `location` (pages keep their `feed_<page>.json`).
     /// `checksJSON`: `validate` parses the body itself, so the cache does not parse it a second time.
-    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?, location: BodyLocation,
+    func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime, location: BodyLocation,
                   checksJSON: Bool = false,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
@@ -161,15 +166,15 @@ public actor ResponseCache: ResponseCaching {
         let now = clock()
         // An explicit reload does not look: its answer replaces whatever is stored.
         let cached = policy == .reloadIgnoringCache ? nil : entry(for: key, request: request, now: now)
-        let transfer = Transfer(key: key, request: request, maxAge: maxAge, location: location, checksJSON: checksJSON,
+        let transfer = Transfer(key: key, request: request, lifetime: lifetime, location: location, checksJSON: checksJSON,
                                 validate: validate, fetch: fetch)
         switch policy {
         case .returnCacheDontLoad:
             guard let cached else { throw .notCached }
-            return cached.value(cached.isFresh(now: now, requestMaxAge: maxAge) ? .cache : .stale, url: url, now: now, requestMaxAge: maxAge)
+            return cached.value(cached.isFresh(now: now, lifetime: lifetime) ? .cache : .stale, url: url, now: now, lifetime: lifetime)
         case .returnCacheElseLoad:
-            if let cached, cached.isFresh(now: now, requestMaxAge: maxAge) {
-                return cached.value(.cache, url: url, now: now, requestMaxAge: maxAge)
+            if let cached, cached.isFresh(now: now, lifetime: lifetime) {
+                return cached.value(.cache, url: url, now: now, lifetime: lifetime)
             }
             return try await network(transfer, conditional: cached, staleIfError: true)
         case .returnCacheThenLoad:
@@ -181,7 +186,7 @@ public actor ResponseCache: ResponseCaching {
 
     /// The cached value (when `.returnCacheThenLoad` finds one) then the network value with
     /// `differsFromCache`; one value for the other policies. Ending the iteration cancels the request.
-    public nonisolated func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    public nonisolated func responses(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                                       validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                                       fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error> {
@@ -190,10 +195,10 @@ public actor ResponseCache: ResponseCaching {
                 do {
                     var cached: CachedResponse?
                     if policy == .returnCacheThenLoad {
-                        cached = await self.cachedValue(for: request, maxAge: maxAge)
+                        cached = await self.cachedValue(for: request, lifetime: lifetime)
                         if let cached { continuation.yield(cached) }
                     }
-                    var value = try await self.response(for: request, policy: policy, maxAge: maxAge, validate: validate, fetch: fetch)
+                    var value = try await self.response(for: request, policy: policy, lifetime: lifetime, validate: validate, fetch: fetch)
                     if policy == .returnCacheThenLoad {
                         value.differsFromCache = cached.map { $0.response.body != value.response.body } ?? true
                     }
@@ -208,10 +213,14 @@ public actor ResponseCache: ResponseCaching {
     }
 
     /// The stored value for `request` tagged `.cache` or `.stale`, without any request; nil on a miss.
-    public func cachedValue(for request: HTTPRequest, maxAge: TimeInterval?) -> CachedResponse? {
+    public func cachedValue(for request: HTTPRequest, lifetime: CacheLifetime) -> CachedResponse? {
         let now = clock()
         guard let entry = entry(for: CacheKey(request), request: request, now: now) else { return nil }
-        return entry.value(entry.isFresh(now: now, requestMaxAge: maxAge) ? .cache : .stale,
-                           url: request.url, now: now, requestMaxAge: maxAge)
+        return entry.value(entry.isFresh(now: now, lifetime: lifetime) ? .cache : .stale, url: request.url, now: now, lifetime: lifetime)
+    }
+
+    /// `cachedValue(for:lifetime:)` with `.server(fallback: maxAge)`.
+    public func cachedValue(for request: HTTPRequest, maxAge: TimeInterval?) -> CachedResponse? {
+        cachedValue(for: request, lifetime: .server(fallback: maxAge))
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 
 extension PageLoader {
-    /// The request for a page at `url` as the client sends it (the feed's headers, `${NAME}` expanded
-    /// now and never stored); its cache key is the page's index row.
-    nonisolated func pageRequest(url: URL) throws(RiffleError) -> HTTPRequest {
-        try client.request(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
+    /// The request for page `number` at `url` as the client sends it (the feed's headers, `${NAME}`
+    /// expanded now and never stored); its cache key is the page's index row.
+    nonisolated func pageRequest(_ number: Int, url: URL) throws(RiffleError) -> HTTPRequest {
+        try client.request(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
     }
 
     /// The feed's own max age, else the configuration's; the server's headers override both.
@@ -37,7 +37,10 @@ extension PageLoader {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
         var page = try page(number, data: stored.data, source: .disk, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
                             next: stored.metadata?.next, known: stored.metadata != nil)
-        page.freshUntil = Freshness.expiry(fetchedAt: fetchedAt, serverMaxAge: stored.serverMaxAge, requestMaxAge: effectiveMaxAge)
+        if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
+            page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
+                .expiry(fetchedAt: fetchedAt, serverMaxAge: stored.serverMaxAge)
+        }
         return page
     }
 
@@ -74,8 +77,9 @@ extension PageLoader {
         guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
         // Where the page would be fetched from: in a chain (cursor, Link) the URL the previous page
         // points to. A page stored from another URL (the chain moved on) is another entry: a miss.
-        guard let url = pageURL(number), let request = try? pageRequest(url: url),
-              let value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge) else { return nil }
+        guard let url = pageURL(number), let request = try? pageRequest(number, url: url) else { return nil }
+        let lifetime = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
+        guard let value = await cache.cachedValue(for: request, lifetime: lifetime) else { return nil }
         let metadata = PageStore.metadata(value.note, fetchedAt: value.fetchedAt, status: value.response.status, etag: nil, lastModified: nil)
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {

@@ -14,9 +14,12 @@ import Synchronization
 /// answered at once without waiting behind fetches of other pages.
 ///
 /// ```swift
-/// let loader = PageLoader(feed: feed, cacheDirectory: cache, client: Client(Client.Configuration(baseURL: api)))
+/// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
+/// let cacheFolder = URL(filePath: NSTemporaryDirectory()).appending(path: "riffle-example")
+/// let loader = PageLoader(feed: feed, cacheDirectory: cacheFolder, client: Client(Client.Configuration(baseURL: api)))
 /// let page = try await loader.load(1)                           // disk if present, else network
 /// let fresh = try await loader.load(1, policy: .reloadIgnoringCache)
+/// print(page.items.map(\.title), fresh.source)
 /// ```
 public actor PageLoader {
     /// How a loader behaves.
@@ -29,7 +32,8 @@ public actor PageLoader {
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
         /// Seconds a page stays fresh when neither the server's `Cache-Control`/`Expires` nor the
-        /// feed's `maxAge` say; a stale page is revalidated (`If-None-Match`) before use.
+        /// feed's `maxAge` say (nil: the client's `defaultMaxAge`); a stale page is revalidated
+        /// (`If-None-Match`) before use.
         public var maxAge: TimeInterval? = 300
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
@@ -133,7 +137,7 @@ public actor PageLoader {
     /// Page `number` as stored, when it answers the request this loader would send for it (its URL,
     /// in a chain the one the previous page points to, and the same credentials).
     private nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
-        guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(url: url),
+        guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(number, url: url),
               stored.key == CacheKey(request) else { return nil }
         return stored
     }
@@ -187,7 +191,7 @@ public actor PageLoader {
             configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
         let parsedBody = ParsedBodyBox()
-        let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
+        let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
                                                           keep: parsedBody),
                                              target: CacheTarget(cache: cache, location: pageLocation(number, url: url, parsed: parsedBody)))
         let parsed = reply.value
@@ -200,19 +204,27 @@ public actor PageLoader {
         return page
     }
 
-    /// The endpoint of the page at `url`: its body checked and read by `parse` before anything is
-    /// stored, the loader's serial queue as its limit.
+    /// The endpoint of page `number` at `url`: the feed's method and body, its answer checked and read by
+    /// `parse` before anything is stored, the loader's serial queue as its limit. A page is a read
+    /// whatever its method: cached by body, retried, and shared with an identical load (by the cache).
     /// - Parameter keep: where the body read before storing is kept, for the page's note.
-    nonisolated func pageEndpoint(url: URL, policy: CachePolicy, keep: ParsedBodyBox? = nil) -> Endpoint<ParsedBody> {
-        var endpoint = Endpoint<ParsedBody>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
-                                            cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
+    nonisolated func pageEndpoint(_ number: Int, url: URL, policy: CachePolicy, keep: ParsedBodyBox? = nil) -> Endpoint<ParsedBody> {
+        var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
+                                            headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in
                                                 let parsed = try self.parse(body, stored: false)
                                                 keep?.value.withLock { $0 = (body, parsed) }
                                                 return parsed
                                             })
         endpoint.limit = limit
-        endpoint.envelope = .none
+        endpoint.cacheEligibility = .anyMethod
+        endpoint.retry = .always
+        // Pages always go through the cache, whose own table shares a page's transfer: the client's
+        // would only add a key to compute.
+        endpoint.duplicates = .send
+        endpoint.name = "page \(number)"
+        // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
+        endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none
         return endpoint
     }
 }

@@ -25,19 +25,19 @@ struct CacheEntry: Sendable, Equatable {
 
     var size: Int { body.count }
 
-    func isFresh(now: Date, requestMaxAge: TimeInterval?) -> Bool {
-        now < freshUntil(requestMaxAge: requestMaxAge)
+    func isFresh(now: Date, lifetime: CacheLifetime) -> Bool {
+        now < freshUntil(lifetime: lifetime)
     }
 
-    /// The moment it stops being fresh: the server's lifetime, else the request's.
-    func freshUntil(requestMaxAge: TimeInterval?) -> Date {
-        Freshness.expiry(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge, requestMaxAge: requestMaxAge)
+    /// The moment it stops being fresh under `lifetime`.
+    func freshUntil(lifetime: CacheLifetime) -> Date {
+        lifetime.expiry(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge)
     }
 
-    func value(_ source: CachedResponse.Source, url: URL, now: Date, requestMaxAge: TimeInterval?) -> CachedResponse {
+    func value(_ source: CachedResponse.Source, url: URL, now: Date, lifetime: CacheLifetime) -> CachedResponse {
         var value = CachedResponse(response: HTTPResponse(status: status, headers: headers, body: body, url: url),
                                    source: source, fetchedAt: fetchedAt, age: max(0, now.timeIntervalSince(fetchedAt)))
-        value.freshUntil = freshUntil(requestMaxAge: requestMaxAge)
+        value.freshUntil = freshUntil(lifetime: lifetime)
         value.note = note
         return value
     }

@@ -26,17 +26,6 @@ struct Freshness: Equatable {
         }
     }
 
-    /// Whether an entry fetched at `fetchedAt` may be reused at `now`.
-    static func isFresh(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?, now: Date) -> Bool {
-        now < expiry(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge, requestMaxAge: requestMaxAge)
-    }
-
-    /// When an entry fetched at `fetchedAt` stops being fresh: the server's lifetime, else the
-    /// request's, else at once.
-    static func expiry(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?) -> Date {
-        fetchedAt.addingTimeInterval(serverMaxAge ?? requestMaxAge ?? 0)
-    }
-
     /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil]; names lowercased.
     static func directives(_ header: String) -> [String: String?] {
         var result: [String: String?] = [:]
