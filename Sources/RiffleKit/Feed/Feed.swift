@@ -30,6 +30,10 @@ public struct Feed: Sendable, Hashable {
     public var headers: [String: String]
     /// Query parameters added to every page URL built from the template.
     public var query: [String: String]
+    /// The `query` parameters whose `${NAME}` values are credentials: kept out of what is stored,
+    /// shown or logged, and part of a page's identity only as a digest. nil: those whose name says so
+    /// (`Feed.isCredentialName`: `api_key`, `token`, `sig`...). Header values are always credentials.
+    public var secrets: Set<String>?
     /// How a page reports failure inside a 200 answer, if it does.
     public var envelope: Envelope?
     /// How long a stored page counts as fresh, in seconds; nil leaves it to the cache's default.
@@ -75,11 +79,14 @@ public struct Feed: Sendable, Hashable {
 
     /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
     /// with a host and contain the placeholders the style needs.
-    /// - Parameter cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
+    /// - Parameters:
+    ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
+    ///   - secrets: the `query` parameters whose values are credentials (`Feed.secrets`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
-                envelope: Envelope? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil) throws(TemplateError) {
+                envelope: Envelope? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil,
+                secrets: Set<String>? = nil) throws(TemplateError) {
         for placeholder in pagination.requiredPlaceholders where !template.contains(placeholder) {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
         }
@@ -94,6 +101,7 @@ public struct Feed: Sendable, Hashable {
         self.fields = fields
         self.headers = headers
         self.query = query
+        self.secrets = secrets
         self.envelope = envelope
         self.maxAge = maxAge
         self.name = name ?? host

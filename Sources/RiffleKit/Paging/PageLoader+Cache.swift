@@ -57,7 +57,7 @@ extension PageLoader {
 
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
-    func storedPage(_ number: Int) async -> Page? {
+    func storedPage(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async -> Page? {
         // A page's body is only ever kept in its own file: without the file there is nothing to look
         // up. This answers a miss here, with no trip through the cache's actor, so asking for many
         // new pages at once does not queue a lookup per page in front of the first page's request.
@@ -70,8 +70,16 @@ extension PageLoader {
            metadata.url != expected.absoluteString {
             return nil
         }
-        guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
-              let request = try? pageRequest(url: url) else { return nil }
+        guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number) else { return nil }
+        let request: HTTPRequest
+        do { request = try pageRequest(url: url) } catch {
+            // A variable the feed's requests need is unset: only the network needs it, so a read from
+            // the cache alone (`--offline`) gets the page as it was stored.
+            guard policy == .returnCacheDontLoad, case .missingEnvironment = error else { return nil }
+            return pageAsStored(number)
+        }
+        // A page stored for another credential (or query value) is not this one's: a miss.
+        guard isOwn(metadata, request: request) else { return nil }
         var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
         if value == nil, await adoptUnindexedPage(number, request: request) {
             value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
@@ -86,6 +94,42 @@ extension PageLoader {
             store.remove(number)
             return nil
         }
+    }
+
+    /// Whether a stored page was fetched for `request`'s identity (its cache key: URL as sent, secret
+    /// query values and credential headers as digests). A page without a recorded identity (written by
+    /// an older Riffle, or its metadata lost) counts only for a request that carries no credential.
+    nonisolated func isOwn(_ metadata: PageStore.Metadata?, request: HTTPRequest) -> Bool {
+        if let key = metadata?.key { return key == CacheKey(request).id }
+        return !request.headers.contains { request.isCredential($0.name) } && request.credentialQueryItems.isEmpty
+    }
+
+    /// `isOwn` for page `number` as this loader would request it now; false when that request cannot
+    /// be made (a variable is unset).
+    nonisolated func isOwn(_ metadata: PageStore.Metadata?, number: Int) -> Bool {
+        guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
+              let request = try? pageRequest(url: url) else { return false }
+        return isOwn(metadata, request: request)
+    }
+
+    /// Before fetching page `number` with `request`: when its file was stored for another identity,
+    /// that file's metadata goes (no reader pairs the new bytes with the old identity) and so does this
+    /// identity's own index row for the page (it may point at the other identity's bytes, which a 304
+    /// would otherwise confirm).
+    nonisolated func discardForeignPage(_ number: Int, request: HTTPRequest) async {
+        guard FileManager.default.fileExists(atPath: store.metadataPath(number)),
+              !isOwn(store.readMetadata(number), request: request) else { return }
+        store.removeMetadata(number)
+        await cache.removeResponse(for: request)
+    }
+
+    /// Page `number` from its file and metadata with no identity check and no index lookup: `.disk`
+    /// while younger than the max age, else `.stale`. For a cache-only read when the credentials a
+    /// request needs are unset.
+    nonisolated func pageAsStored(_ number: Int) -> Page? {
+        guard let (data, metadata) = store.read(number), let metadata else { return nil }
+        let fresh = effectiveMaxAge.map { clock().timeIntervalSince(metadata.fetchedAt) < $0 } ?? false
+        return try? page(number, data: data, source: fresh ? .disk : .stale, metadata: metadata)
     }
 
     /// Indexes a page file written before the index knew it (an older Riffle, a rebuilt index), using

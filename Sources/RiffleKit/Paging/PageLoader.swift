@@ -40,7 +40,7 @@ public actor PageLoader {
     public nonisolated let feed: Feed
     public nonisolated let store: PageStore
     let configuration: Configuration
-    private let clock: @Sendable () -> Date
+    nonisolated let clock: @Sendable () -> Date
     /// The response cache the pages go through; shared with the rest of the client when passed in.
     public nonisolated let cache: ResponseCache
     /// The caller's client, with the feed's headers and query credentials for the feed's origin.
@@ -97,7 +97,7 @@ public actor PageLoader {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             // Answered here, without waiting behind fetches of other pages.
-            if let page = await storedPage(number), page.source == .disk || policy == .returnCacheDontLoad { return page }
+            if let page = await storedPage(number, policy: policy), page.source == .disk || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
             if number > 1, let previous = cachedPage(number - 1), previous.isLastPage { return endPage(number) }
@@ -111,13 +111,13 @@ public actor PageLoader {
     /// parse). Callable from any thread: a browser paints its first frame from it without waiting
     /// for the actor.
     public nonisolated func peekCachedPage(_ number: Int) -> Page? {
-        guard let (data, metadata) = store.read(number) else { return nil }
+        guard let (data, metadata) = store.read(number), isOwn(metadata, number: number) else { return nil }
         return try? page(number, data: data, source: .disk, metadata: metadata)
     }
 
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
     public func cachedPage(_ number: Int) -> Page? {
-        guard let (data, metadata) = store.read(number) else { return nil }
+        guard let (data, metadata) = store.read(number), isOwn(metadata, number: number) else { return nil }
         do {
             return try page(number, data: data, source: .disk, metadata: metadata)
         } catch {
@@ -175,6 +175,8 @@ public actor PageLoader {
         if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
             configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
+        let request = try pageRequest(url: url)
+        await discardForeignPage(number, request: request)
         let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
                                              target: CacheTarget(cache: cache, location: pageLocation(number)))
         let parsed = reply.value
@@ -183,7 +185,7 @@ public actor PageLoader {
         if reply.source == .network || reply.source == .revalidated {
             let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: reply.fetchedAt, status: reply.response.status,
                                               etag: reply.response.header("ETag"), lastModified: reply.response.header("Last-Modified"),
-                                              next: next?.absoluteString)
+                                              next: next?.absoluteString, key: CacheKey(request).id)
             store.writeMetadata(number, metadata)
         }
         return page(number, parsed: parsed, data: reply.response.body, source: Self.source(reply.source), fetchedAt: reply.fetchedAt,

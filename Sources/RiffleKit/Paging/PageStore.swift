@@ -18,14 +18,20 @@ public struct PageStore: Sendable {
         /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
         /// forward from a stored page works offline. Never holds request headers.
         public var next: String?
+        /// Who the bytes were fetched for: the cache key of the request (a SHA-256 of its method, its
+        /// URL as sent and its credentials' digests), so a page fetched with one token is never served
+        /// for another. nil in files written before Riffle recorded it.
+        public var key: String?
 
-        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil) {
+        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil,
+                    key: String? = nil) {
             self.url = url
             self.fetchedAt = fetchedAt
             self.status = status
             self.etag = etag
             self.lastModified = lastModified
             self.next = next
+            self.key = key
         }
     }
 
@@ -106,6 +112,7 @@ public struct PageStore: Sendable {
         }
         member("etag", metadata.etag)
         member("fetchedAt", "\(metadata.fetchedAt.timeIntervalSince1970)", quoted: false)
+        member("key", metadata.key)
         member("lastModified", metadata.lastModified)
         member("next", metadata.next)
         member("status", "\(metadata.status)", quoted: false)
@@ -116,9 +123,10 @@ public struct PageStore: Sendable {
     // Metadata is read on every disk hit: use the fast parser rather than JSONDecoder.
     static func decodeMetadata(_ data: Data) -> Metadata? {
         guard let value = try? JSONParser.parse(data), let url = value["url"]?.stringValue,
-              let fetched = value["fetchedAt"]?.doubleValue, let status = value["status"]?.doubleValue else { return nil }
-        return Metadata(url: url, fetchedAt: Date(timeIntervalSince1970: fetched), status: Int(status),
+              let fetched = value["fetchedAt"]?.doubleValue, fetched.isFinite,
+              let status = value["status"]?.doubleValue, let code = Int(exactly: status) else { return nil }
+        return Metadata(url: url, fetchedAt: Date(timeIntervalSince1970: fetched), status: code,
                         etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue,
-                        next: value["next"]?.stringValue)
+                        next: value["next"]?.stringValue, key: value["key"]?.stringValue)
     }
 }
