@@ -13,10 +13,9 @@ import Foundation
 /// JSON: only the text of its strings is rewritten (never across an escape), and a number that is a
 /// secret whole becomes the reference as a string; digits inside a longer number are not an echo.
 ///
-/// ```swift
-/// let redactor = SecretRedactor([.init(value: "tok-123", reference: "${TOKEN}")])
-/// redactor.redact("Bearer tok-123")   // "Bearer ${TOKEN}"
-/// ```
+/// For instance, with the secret `tok-123` named `${TOKEN}`, `Bearer tok-123` becomes
+/// `Bearer ${TOKEN}` and `{"q":"tok\u002d123"}` becomes `{"q":"${TOKEN}"}` (tested in
+/// `SecretRedactorTests`).
 struct SecretRedactor: Sendable {
     /// One secret: its value and what replaces it.
     struct Secret: Sendable, Equatable {
