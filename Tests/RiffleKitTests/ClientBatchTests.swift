@@ -94,7 +94,7 @@ struct ClientBatchTests {
         let server = try HTTPServer { _ in .json("{}") }
         let client = makeClient(server)
         _ = try await client.send(Endpoint<JSONValue>(.put, "/f", body: .form(["q": "a b&c", "page": "2"])))
-        _ = try await client.send(Endpoint<JSONValue>(.post, "/j", body: .json(["name": "Ada", "n": [1, nil]])))
+        _ = try await client.send(Endpoint<JSONValue>(.post, "/j", body: .json(["name": "Ada", "n": [1, .null]])))
         let requests = server.requests
         #expect(requests[0].header("content-type") == "application/x-www-form-urlencoded")
         #expect(String(decoding: requests[0].body, as: UTF8.self) == "q=a+b%26c&page=2")

@@ -89,9 +89,9 @@ struct ClientProcessingTests {
     @Test func anEndpointCanTakeCountOutOfThePayload() async throws {
         struct Count: Decodable, Sendable, Equatable { var count: Int }
         let client = makeClient(server) { $0.envelope = .okResult }
-        let count = Endpoint<Int>(.get, "/count") { payload throws(RiffleError) in
-            guard let n = payload["count"]?.doubleValue else { throw .validation(path: "$.count", expected: "number", actual: "missing") }
-            return Int(n)
+        let count = Endpoint<Int>(.get, "/count").transformingPayload { payload throws(RiffleError) in
+            guard let n = payload["count"] else { throw .validation(path: "$.count", expected: "number", actual: "missing") }
+            return n
         }
         #expect(try await client.send(count).value == 7)
         let decoded = try await client.send(Endpoint<Count>(.get, "/count"))

@@ -39,7 +39,7 @@ struct ClientProgressTests {
 
     @Test func downloadProgressRisesToTheTotal() async throws {
         let client = makeClient(server)
-        let transfer = client.transfer(Endpoint.data(.get, "/download"))
+        let transfer = client.transfer(Endpoint.bytes(.get, "/download"))
         var steps: [TransferProgress] = []
         for await step in transfer.progress where step.direction == .download { steps.append(step) }
         let reply = try await transfer.response

@@ -71,7 +71,7 @@ struct CurlTransportTests {
         configuration.sleep = { _ in }
         let client = Client(configuration, transport: transport)
         for _ in 0..<3 {
-            #expect(try await client.send(Endpoint<Data>.data(.get, "/")).value == Data("{}".utf8))
+            #expect(try await client.send(Endpoint.bytes(.get, "/")).value == Data("{}".utf8))
         }
     }
 

@@ -76,3 +76,43 @@ extension JSONValue {
         }
     }
 }
+
+/// A `JSONValue` inside a `Decodable` type keeps whatever JSON sits there, e.g. an API's free-form
+/// `metadata` member. Through `JSONDecoder` numbers are read as `Int64`, `UInt64` or `Double` and
+/// written back as text, and object keys come in the decoder's order (it keeps no document order);
+/// `Endpoint<JSONValue>` itself reads the document directly and keeps both exactly.
+///
+/// ```swift
+/// struct Event: Decodable, Sendable { var kind: String; var payload: JSONValue }
+///
+/// let events = Endpoint<[Event]>(.get, "/events")
+/// ```
+extension JSONValue: Decodable {
+    /// Reads whichever JSON value the decoder holds.
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() { self = .null; return }
+            if let flag = try? single.decode(Bool.self) { self = .bool(flag); return }
+            if let integer = try? single.decode(Int64.self) { self = .number(String(integer)); return }
+            if let integer = try? single.decode(UInt64.self) { self = .number(String(integer)); return }
+            if let number = try? single.decode(Double.self) { self = .number(String(number)); return }
+            if let text = try? single.decode(String.self) { self = .string(text); return }
+        }
+        if var items = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            while !items.isAtEnd { array.append(try items.decode(JSONValue.self)) }
+            self = .array(array)
+            return
+        }
+        let members = try decoder.container(keyedBy: MemberKey.self)
+        self = .object(JSONObject(try members.allKeys.map { (key: $0.stringValue, value: try members.decode(JSONValue.self, forKey: $0)) }))
+    }
+
+    /// Any object key.
+    private struct MemberKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

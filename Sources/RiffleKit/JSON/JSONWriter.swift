@@ -77,8 +77,11 @@ public enum JSONWriter {
 }
 
 /// Literals, so bodies and envelope values read naturally: `.json(["name": "Ada", "admin": false])`.
+///
+/// There is no `nil` literal: a JSON null is written `.null` (`["deleted_at": .null]`), so `nil` only
+/// ever means "no value", as in `object["key"] == nil` for an absent member.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .number(String(value)) }
     public init(floatLiteral value: Double) { self = .number(String(value)) }
@@ -87,5 +90,4 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
     }
-    public init(nilLiteral: ()) { self = .null }
 }

@@ -23,13 +23,14 @@ extension Client {
         for plugin in plugins { plugin.willSend(call) }
         do throws(RiffleError) {
             let envelope = envelopeRule(for: endpoint)
+            let decoder = configuration.decoder
             let fetch = fetcher(for: endpoint, context: context)
             let cached: CachedResponse
             // The answer is decoded once: the check before storing keeps what it decoded, and the value
             // is taken from there when the same bytes come back.
             let kept = Mutex<(body: Data, value: Response)?>(nil)
             let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
-                let value = try Self.decode(response, for: endpoint, envelope: envelope)
+                let value = try Self.decode(response, for: endpoint, envelope: envelope, decoder: decoder)
                 kept.withLock { $0 = (response.body, value) }
             }
             let lifetime = lifetime(for: endpoint)
@@ -38,8 +39,14 @@ extension Client {
                 cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
                                                          location: target.location, checksJSON: true, validate: validate, fetch: fetch)
             } else if let cache = configuration.cache, Self.isCacheable(endpoint) {
-                cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
-                                                  validate: validate, fetch: fetch)
+                if endpoint.decoding.isRaw, let cache = cache as? ResponseCache {
+                    // Raw bytes are never checked as JSON, whatever their Content-Type says (or when it is missing).
+                    cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime, location: .automatic,
+                                                      checksJSON: true, validate: validate, fetch: fetch)
+                } else {
+                    cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
+                                                      validate: validate, fetch: fetch)
+                }
             } else if endpoint.cachePolicy == .returnCacheDontLoad {
                 // Cache-only never reaches the network, whatever the method and whether or not there is a cache.
                 throw .notCached
@@ -48,7 +55,7 @@ extension Client {
             }
             let value = try kept.withLock { kept throws(RiffleError) -> Response in
                 if let kept, kept.body == cached.response.body { return kept.value }
-                return try Self.decode(cached.response, for: endpoint, envelope: envelope)
+                return try Self.decode(cached.response, for: endpoint, envelope: envelope, decoder: decoder)
             }
             for plugin in plugins { plugin.didReceive(cached, for: call, duration: clock.now - start) }
             var reply = ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
@@ -84,9 +91,9 @@ extension Client {
         }
     }
 
-    /// Status, then JSON, envelope, shape, the endpoint's transform and its decoder.
+    /// Status, then JSON, envelope, shape, the endpoint's transform and its decoder (else `decoder`).
     static func decode<Response>(_ response: HTTPResponse, for endpoint: Endpoint<Response>,
-                                 envelope: EnvelopeRule?) throws(RiffleError) -> Response {
+                                 envelope: EnvelopeRule?, decoder: JSONDecoder) throws(RiffleError) -> Response {
         // A failure envelope with a message on an error status was turned into `.envelope` by the fetcher.
         guard (200...299).contains(response.status) else {
             throw .httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body))
@@ -102,7 +109,9 @@ extension Client {
                 exactBytes = nil
             } else {
                 do { payload = try JSONParser.parse(response.body) } catch {
-                    throw .invalidJSON(offset: error.offset, reason: error.reason)
+                    // Someone expecting a file's bytes is told where they are.
+                    let hint = Response.self == Data.self ? " (Endpoint.bytes reads a body as raw bytes)" : ""
+                    throw .invalidJSON(offset: error.offset, reason: error.reason + hint)
                 }
             }
             if let envelope {
@@ -114,7 +123,7 @@ extension Client {
                 payload = try transform(payload)
                 exactBytes = nil
             }
-            return try decode(payload, exactBytes)
+            return try decode(payload, exactBytes, endpoint.decoder ?? decoder)
         }
     }
 }

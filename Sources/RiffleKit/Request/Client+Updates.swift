@@ -60,14 +60,15 @@ extension Client {
         var last: CachedResponse?
         do throws(RiffleError) {
             let envelope = envelopeRule(for: endpoint)
+            let decoder = configuration.decoder
             let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
-                _ = try Self.decode(response, for: endpoint, envelope: envelope)
+                _ = try Self.decode(response, for: endpoint, envelope: envelope, decoder: decoder)
             }
             let answers = cache.responses(for: request, policy: endpoint.cachePolicy, lifetime: lifetime(for: endpoint),
                                           validate: validate, fetch: fetcher(for: endpoint, context: TransferContext()))
             do {
                 for try await cached in answers {
-                    let value = try Self.decode(cached.response, for: endpoint, envelope: envelope)
+                    let value = try Self.decode(cached.response, for: endpoint, envelope: envelope, decoder: decoder)
                     last = cached
                     deliver(ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt))
                 }

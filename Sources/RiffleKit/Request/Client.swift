@@ -32,6 +32,9 @@ public final class Client: Sendable {
         public var responseProcessors: [ResponseProcessor] = []
         /// Unwraps enveloped answers; nil: the body is the payload.
         public var envelope: EnvelopeRule?
+        /// Decodes payloads into endpoints' `Decodable` response types when an endpoint has no
+        /// `decoder` of its own; set its strategies once for an API (`.convertFromSnakeCase`, `.iso8601`).
+        public var decoder = JSONDecoder()
         /// Retries of transient failures.
         public var retry = RetryPolicy()
         /// How long a request may take, its retries and their waits included, when its endpoint does not say.

@@ -58,7 +58,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var tags: Set<RequestTag> = []
     /// Runs on the payload after the envelope is removed and the shape checked, before decoding.
     public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
-    let decoding: Decoding<Response>
+    /// The decoder that turns the payload into `Response` (its key and date strategies, e.g.
+    /// `.convertFromSnakeCase`, `.iso8601`); nil: the client's `Configuration.decoder`. Not used when
+    /// `Response` is `JSONValue` (the payload is the value) nor by `Endpoint.bytes`.
+    public var decoder: JSONDecoder?
+    var decoding: Decoding<Response>
 
     /// Where a request goes. A string literal is a path against the primary base URL, and values
     /// interpolated into it are percent-encoded as one path segment each, so
@@ -154,16 +158,6 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.decoding = decoding
     }
 
-    /// An endpoint whose payload is decoded by `decode`.
-    public init(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
-                body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
-                cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil, shape: JSONShape? = nil,
-                decode: @escaping @Sendable (JSONValue) throws(RiffleError) -> Response) {
-        self.init(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
-                  body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge,
-                  shape: shape, decoding: .json { payload, _ throws(RiffleError) in try decode(payload) })
-    }
-
     /// A copy whose payload goes through `transform` before decoding, e.g. to take `count` out of it:
     /// `.transformingPayload { $0["count"] ?? .null }`.
     public func transformingPayload(_ transform: @escaping @Sendable (JSONValue) throws(RiffleError) -> JSONValue) -> Self {
@@ -178,8 +172,11 @@ private let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOP
 
 /// How an endpoint turns an answer into its response type.
 enum Decoding<Response: Sendable>: Sendable {
-    /// From the JSON payload; the `Data` is the payload's exact bytes when it is the whole body.
-    case json(@Sendable (JSONValue, Data?) throws(RiffleError) -> Response)
+    /// From the JSON payload; the `Data` is the payload's exact bytes when it is the whole body, the
+    /// decoder the endpoint's (else the client's).
+    case json(@Sendable (JSONValue, Data?, JSONDecoder) throws(RiffleError) -> Response)
     /// From the raw body, with no JSON parsing, envelope or shape.
     case raw(@Sendable (Data) throws(RiffleError) -> Response)
+
+    var isRaw: Bool { if case .raw = self { true } else { false } }
 }
