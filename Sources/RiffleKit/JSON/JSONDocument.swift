@@ -7,8 +7,7 @@ import Foundation
 /// a cached page's 50 long bodies cost most of a full parse, and the list never shows them.
 ///
 /// ```swift
-/// let document = try JSONDocument(data)
-/// let items = try ItemExtractor.items(in: document)   // titles decoded, bodies left as bytes
+/// let document = try JSONDocument(data)                // checked once; no strings made yet
 /// let full: JSONValue = document.root.value           // everything, when a view needs it
 /// ```
 public final class JSONDocument: Sendable {
@@ -33,8 +32,10 @@ public final class JSONDocument: Sendable {
     let tape: [TapeEntry]
 
     /// Checks `data` and records the position of each value.
-    /// - Parameter validation: `.full` (the default) for bytes from anywhere; `.structure` only for
-    ///   bytes that passed `.full` before being stored (see `Validation.structure`).
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - validation: `.full` (the default) for bytes from anywhere; `.structure` only for
+    ///     bytes that passed `.full` before being stored (see `Validation.structure`).
     /// - Throws: `JSONParser.Error`: for `.full`, as `JSONParser.parse` would for the same bytes.
     public init(_ data: Data, validation: Validation = .full) throws(JSONParser.Error) {
         var tape: [TapeEntry] = []
