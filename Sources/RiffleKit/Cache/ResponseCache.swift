@@ -71,6 +71,7 @@ public actor ResponseCache: ResponseCaching {
 
     /// - Parameters:
     ///   - directory: the cache root; created (mode 0700) on first use.
+    ///   - configuration: limits (memory and disk sizes) and the lock timeout.
     ///   - clock: the time used for freshness and ages, injectable for tests.
     public init(directory: URL, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.directory = directory

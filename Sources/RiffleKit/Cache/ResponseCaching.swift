@@ -18,6 +18,7 @@ public protocol ResponseCaching: Sendable {
     /// One value for `request`: cached, fetched, revalidated (304) or stale (network failed).
     ///
     /// - Parameters:
+    ///   - request: the request to answer; its method, URL, body and credential headers make the key.
     ///   - policy: how the cache is used; `.returnCacheThenLoad` answers here with the network value
     ///     (use `responses` to get both values).
     ///   - lifetime: how long a stored answer stays fresh: the server's headers with a fallback

@@ -93,7 +93,10 @@ extension Feed {
     ///
     /// Page URLs keep the reference (`api_key=${API_KEY}`) everywhere else, in metadata files and on
     /// the screen, so a key given this way is sent but never written. Done per request.
-    /// - Parameter secret: only the parameters that are credentials (true), only the others (false), or all (nil).
+    /// - Parameters:
+    ///   - url: a page URL of this feed.
+    ///   - environment: where `${NAME}` values come from.
+    ///   - secret: only the parameters that are credentials (true), only the others (false), or all (nil).
     /// - Throws: `RiffleError.missingEnvironment` naming the variable and the parameter, never a value.
     public func expandedURL(_ url: URL, environment: [String: String], secret: Bool? = nil) throws(RiffleError) -> URL {
         guard queryUsesEnvironment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),

@@ -75,7 +75,11 @@ public struct Feed: Sendable, Hashable {
 
     /// Creates a page-numbered feed after checking the template: it must parse as an http(s) URL with a host
     /// and contain `{page}`.
-    /// - Parameter cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
+    /// - Parameters:
+    ///   - template: the page URL with `{page}` in it.
+    ///   - name: the feed's name; nil: its host.
+    ///   - firstPage: the number the server gives its first page (0 or 1).
+    ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, firstPage: Int = 1, cacheIdentity: String? = nil) throws(TemplateError) {
         try self.init(template: template, name: name, pagination: Pagination(.pageNumber(firstPage: firstPage)),
@@ -85,7 +89,16 @@ public struct Feed: Sendable, Hashable {
     /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
     /// with a host, and it or the request's body template must contain the placeholders the style needs.
     /// - Parameters:
+    ///   - template: the page URL, with the pagination style's placeholders unless the body has them.
+    ///   - name: the feed's name; nil: its host.
+    ///   - pagination: how pages are numbered and where the feed ends.
+    ///   - itemPath: the dotted path of the item array (`data.children`); nil: found by looking.
+    ///   - fields: which members are an item's title, link, id and date; empty: guessed.
+    ///   - headers: header fields sent with every page request.
+    ///   - query: query parameters added to every page URL (`${NAME}` values from the environment).
     ///   - request: the method and body template of each page request (`PageRequest`); GET by default.
+    ///   - envelope: the rule that unwraps and checks each page; nil: none.
+    ///   - maxAge: seconds a stored page counts as fresh; nil: the cache's default.
     ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     ///   - secrets: the `query` parameters whose values are credentials (`Feed.secrets`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.

@@ -19,7 +19,9 @@ public struct FeedCatalog: Sendable, Equatable {
     public subscript(name: String) -> FeedDefinition? { definitions.last { $0.name == name } }
 
     /// Parses a feeds file.
-    /// - Parameter file: the path shown in error messages.
+    /// - Parameters:
+    ///   - data: the file's bytes (JSON).
+    ///   - file: the path shown in error messages.
     /// - Throws: `FeedCatalog.Error`: one line naming the file, and the feed and field (or the line for syntax errors).
     public static func parse(_ data: Data, file: String) throws(Error) -> FeedCatalog {
         let document: JSONValue

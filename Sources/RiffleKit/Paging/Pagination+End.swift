@@ -15,6 +15,7 @@ extension Pagination {
     /// objects (`meta`, `pagination`, `pageInfo`, `response_metadata`, `links`...), never the items.
     /// An empty page is the end too, but that is `PageLoader`'s to see.
     /// - Parameters:
+    ///   - document: the page's body.
     ///   - array: the tape index of the item array (`ItemExtractor.list`); nil reads the root only.
     ///   - number: Riffle's page number (1-based).
     ///   - itemCount: the items on this page.

@@ -71,7 +71,10 @@ public struct Pagination: Sendable, Hashable {
     /// The URL of the page after one whose response is `response` with body `document`, or nil at the end.
     ///
     /// Only sequential styles answer: the others compute any page's URL from its number.
-    /// - Parameter pageURL: the URL page N was fetched from, to which a cursor is added and a relative link resolved.
+    /// - Parameters:
+    ///   - pageURL: the URL page N was fetched from, to which a cursor is added and a relative link resolved.
+    ///   - headers: page N's response headers (`Link` for `.linkHeader`).
+    ///   - document: page N's body (the cursor for `.cursor`).
     public func nextURL(after pageURL: URL, headers: [String: String], document: JSONDocument) -> URL? {
         switch style {
         case .pageNumber, .offset:

@@ -20,8 +20,10 @@ extension Client {
     ///
     /// Plugins see one call: one `willSend`, then `didReceive` with the last answer or `didFail`.
     /// Ending the iteration early cancels the request.
-    /// - Parameter unchanged: `.skip` leaves out an answer equal to the one before it, as the seeds'
-    ///   callback did; `.deliver` (the default) yields it with `isUnchanged` set.
+    /// - Parameters:
+    ///   - endpoint: what to send; its `cachePolicy` should be `.returnCacheThenLoad` for two answers.
+    ///   - unchanged: `.skip` leaves out an answer equal to the one before it, as the seeds'
+    ///     callback did; `.deliver` (the default) yields it with `isUnchanged` set.
     public func updates<Response>(_ endpoint: Endpoint<Response>, unchanged: UnchangedAnswers = .deliver) -> ClientUpdates<Response> {
         ClientUpdates(AsyncThrowingStream { continuation in
             let task = Task {

@@ -28,7 +28,9 @@ public indirect enum JSONShape: Sendable, Equatable {
     case optional(JSONShape)
 
     /// Checks `value` against this shape.
-    /// - Parameter path: the path of `value` in the document, used in the error.
+    /// - Parameters:
+    ///   - value: the JSON to check.
+    ///   - path: the path of `value` in the document, used in the error.
     public func validate(_ value: JSONValue, path: String = "$") throws(RiffleError) {
         switch (self, value) {
         case (.any, _), (.string, .string), (.number, .number), (.bool, .bool): return

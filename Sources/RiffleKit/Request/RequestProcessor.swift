@@ -58,7 +58,11 @@ public struct RequestProcessor: Sendable {
 
     /// Sets credential header `name` to `prefix` + the value of environment variable `variable`, read
     /// when the processor is made; when the variable is unset the header is left out.
-    /// - Parameter environment: the variables to read (injectable for tests).
+    /// - Parameters:
+    ///   - name: the header's name, e.g. `Authorization`.
+    ///   - variable: the environment variable holding the secret, e.g. `API_TOKEN`.
+    ///   - prefix: text before the value, e.g. `Bearer `.
+    ///   - environment: the variables to read (injectable for tests).
     public static func header(_ name: String, fromEnvironment variable: String, prefix: String = "",
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> RequestProcessor {
         guard let value = environment[variable], !value.isEmpty else {
