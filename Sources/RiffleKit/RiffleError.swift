@@ -60,6 +60,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// split the request (the value is never included).
     case unusableEnvironment(variable: String, usedBy: String)
 
+    /// One line for a person: what failed and where, never a credential.
     public var description: String {
         switch self {
         case .cannotConnect(let host, let reason): "could not connect to \(host) (\(reason))"

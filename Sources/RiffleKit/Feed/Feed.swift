@@ -167,11 +167,16 @@ public struct Feed: Sendable, Hashable {
 
     /// What is wrong with a feed URL template; each reads as one line.
     public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Neither the URL nor the body template of a page-numbered feed has `{page}`.
         case missingPlaceholder(String)
+        /// Neither the URL nor the body template has another placeholder the pagination style needs (`{offset}`).
         case missingOffsetPlaceholder(String)
+        /// The template does not parse as a URL with a host.
         case unparsable(String)
+        /// The template's scheme is neither http nor https.
         case unsupportedScheme(String)
 
+        /// One line saying what is wrong with the template.
         public var description: String {
             switch self {
             case .missingPlaceholder(let t): "the URL has no {page} placeholder: \(t)"

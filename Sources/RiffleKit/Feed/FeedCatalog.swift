@@ -54,6 +54,7 @@ public struct FeedCatalog: Sendable, Equatable {
         /// The file could not be read.
         case unreadable(file: String, reason: String)
 
+        /// One line naming the file, and the feed and field (or the line for syntax errors).
         public var description: String {
             switch self {
             case .syntax(let file, let line, let reason): "\(file):\(line): not valid JSON: \(reason)"

@@ -68,11 +68,16 @@ public struct FeedDefinition: Sendable, Equatable {
 
     /// What is wrong with a feed's argument; each reads as one line.
     public enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The feed needs an argument that was not given.
         case missing(feed: String, expected: String)
+        /// An argument was given to a feed that takes none.
         case unexpected(feed: String, argument: String)
+        /// The argument holds other characters than letters, digits and `- _ . /`.
         case invalid(feed: String, argument: String)
+        /// The URL the argument makes is not a valid feed template.
         case template(feed: String, Feed.TemplateError)
 
+        /// One line naming the feed and what is wrong.
         public var description: String {
             switch self {
             case .missing(let feed, let expected): "'\(feed)' needs an argument: riffle \(feed):\(expected)"

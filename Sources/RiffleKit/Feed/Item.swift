@@ -34,6 +34,7 @@ public struct Item: Sendable, Equatable {
         set { storage = .value(newValue) }
     }
 
+    /// An item with these parts; `fields` is the item's whole JSON object.
     public init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, fields: JSONValue) {
         self.init(id: id, title: title, details: details, url: url, createdAt: createdAt, storage: .value(fields))
     }
@@ -52,6 +53,7 @@ public struct Item: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// Whether two items have the same parts and the same JSON.
     public static func == (lhs: Item, rhs: Item) -> Bool {
         guard lhs.id == rhs.id, lhs.title == rhs.title, lhs.details == rhs.details, lhs.url == rhs.url,
               lhs.createdAt == rhs.createdAt else { return false }

@@ -37,6 +37,7 @@ public enum JSONParser {
         public var offset: Int
         /// What was wrong, in a few words.
         public var reason: String
+        /// One line: the byte offset and what was expected there.
         public var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 }

@@ -27,11 +27,19 @@ extension JSONValue {
     }
 }
 
+/// Whether `value` is a number equal to `number`; nil (an absent member) equals no number.
 public func == (value: JSONValue?, number: Int) -> Bool { value?.isNumber(number) ?? false }
+/// Whether `value` is absent or not a number equal to `number`.
 public func != (value: JSONValue?, number: Int) -> Bool { !(value == number) }
+/// Whether `value` is a number equal to `number`; nil (an absent member) equals no number.
 public func == (value: JSONValue?, number: Double) -> Bool { value?.isNumber(number) ?? false }
+/// Whether `value` is absent or not a number equal to `number`.
 public func != (value: JSONValue?, number: Double) -> Bool { !(value == number) }
+/// Whether `value` is a string equal to `text`.
 public func == (value: JSONValue?, text: String) -> Bool { value?.stringValue == text }
+/// Whether `value` is absent or not a string equal to `text`.
 public func != (value: JSONValue?, text: String) -> Bool { !(value == text) }
+/// Whether `value` is a boolean equal to `flag`.
 public func == (value: JSONValue?, flag: Bool) -> Bool { value?.boolValue == flag }
+/// Whether `value` is absent or not a boolean equal to `flag`.
 public func != (value: JSONValue?, flag: Bool) -> Bool { !(value == flag) }

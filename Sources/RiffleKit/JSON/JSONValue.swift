@@ -3,12 +3,17 @@
 /// Objects keep their keys in document order (a feed's fields are shown in the order the server sent
 /// them) and numbers keep their exact text, so large integer ids survive untouched.
 public enum JSONValue: Sendable, Equatable {
+    /// JSON `null` (written `.null`: `JSONValue` has no `nil` literal).
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// The number's text exactly as it appeared in the document, e.g. `"42"`, `"-1.5e3"`.
     case number(String)
+    /// A string, escapes decoded.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, its members in document order.
     case object(JSONObject)
 }
 
@@ -17,6 +22,7 @@ public struct JSONObject: Sendable, Equatable {
     /// The members in document order. A duplicated key appears twice; lookups find the last one.
     public var members: [(key: String, value: JSONValue)]
 
+    /// An object with `members`, in that order.
     public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
 
     /// The value for `key`, or nil when the object has no such key.
@@ -29,9 +35,12 @@ public struct JSONObject: Sendable, Equatable {
         return nil
     }
 
+    /// The keys in document order (a duplicated key appears twice).
     public var keys: [String] { members.map(\.key) }
+    /// The number of members.
     public var count: Int { members.count }
 
+    /// Whether both objects have the same members in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -39,11 +48,17 @@ public struct JSONObject: Sendable, Equatable {
 }
 
 extension JSONValue {
+    /// The object, when this is one.
     public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
+    /// The elements, when this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    /// The text, when this is a string.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The number as a `Double`, when this is a number.
     public var doubleValue: Double? { if case .number(let n) = self { Double(n) } else { nil } }
+    /// The flag, when this is a boolean.
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// Whether this is `null`.
     public var isNull: Bool { if case .null = self { true } else { false } }
 
     /// The value at `key` when this is an object.

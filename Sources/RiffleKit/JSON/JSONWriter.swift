@@ -82,11 +82,17 @@ package enum JSONWriter {
 /// ever means "no value", as in `object["key"] == nil` for an absent member.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// A string: `"ok"`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A number: `42`.
     public init(integerLiteral value: Int) { self = .number(String(value)) }
+    /// A number: `1.5`.
     public init(floatLiteral value: Double) { self = .number(String(value)) }
+    /// A boolean: `true`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array: `[1, "two", .null]`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object, members in the order written: `["name": "Ada", "admin": false]`.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { (key: $0.0, value: $0.1) }))
     }

@@ -16,9 +16,11 @@ public struct Page: Sendable, Equatable {
 
     /// The page number, 1-based unless the feed says otherwise.
     public var number: Int
+    /// The page's items, in the order the server sent them.
     public var items: [Item]
     /// The exact bytes the server sent.
     public var data: Data
+    /// Where the page came from: the network, the disk, a revalidation or a stale copy.
     public var source: Source
     /// When these bytes were fetched from the server (not when they were read from disk).
     public var fetchedAt: Date
@@ -31,6 +33,7 @@ public struct Page: Sendable, Equatable {
     /// it a stored page is stale. Nil when not known (a page made by hand, the empty page past the end).
     public var freshUntil: Date?
 
+    /// A page made from its parts (e.g. in a test or a preview); not last, freshness unknown.
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
         self.init(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status, isLastPage: false)
     }

@@ -38,10 +38,13 @@ public actor PageLoader {
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
 
+        /// The defaults: see each property.
         public init() {}
     }
 
+    /// The feed whose pages this loader loads.
     public nonisolated let feed: Feed
+    /// Where the feed's pages are kept on disk (`feed_<page>.json` and metadata).
     public nonisolated let store: PageStore
     let configuration: Configuration
     nonisolated let clock: @Sendable () -> Date

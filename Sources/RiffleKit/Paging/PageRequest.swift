@@ -22,6 +22,7 @@ public struct PageRequest: Sendable, Hashable {
     /// The body's `Content-Type`.
     public var contentType: String
 
+    /// A request template; `body` may hold the pagination placeholders (`{page}`, `{offset}`, `{limit}`, `{cursor}`).
     public init(method: HTTPMethod, body: String? = nil, contentType: String = "application/json") {
         self.method = method
         self.body = body

@@ -12,10 +12,15 @@ public struct PageStore: Sendable {
     /// What Riffle keeps about a page. Times are Riffle's own: on Linux a file's "creation date" is
     /// really its last status change.
     public struct Metadata: Sendable, Equatable, Codable {
+        /// The URL the page was fetched from (credentials left as `${NAME}` references).
         public var url: String
+        /// When the server sent the page.
         public var fetchedAt: Date
+        /// The HTTP status of that answer.
         public var status: Int
+        /// The answer's `ETag`, for revalidation.
         public var etag: String?
+        /// The answer's `Last-Modified`, for revalidation.
         public var lastModified: String?
         /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
         /// forward from a stored page works offline. Never holds request headers.
@@ -25,6 +30,7 @@ public struct PageStore: Sendable {
         /// for another. nil in files written before Riffle recorded it.
         public var key: String?
 
+        /// Metadata of a page fetched from `url` at `fetchedAt`.
         public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil,
                     key: String? = nil) {
             self.url = url
@@ -73,6 +79,7 @@ public struct PageStore: Sendable {
         index = PageIndex(root: cacheDirectory, log: log)
     }
 
+    /// The file holding page `page`'s body (`feed_<page>.json`), whether or not it exists.
     public func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
     func bodyPath(_ page: Int) -> String { folderPath + "feed_\(page).json" }
     /// The page's path in the index; nil for a feed id or number the cache would never write.

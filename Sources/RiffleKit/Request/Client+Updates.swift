@@ -99,23 +99,28 @@ public enum UnchangedAnswers: Sendable, Equatable {
 /// The answers of `Client.updates(_:unchanged:)`, in order: an `AsyncSequence` whose errors are
 /// `RiffleError`, so a `do throws(RiffleError)` around the loop needs no cast.
 public struct ClientUpdates<Response: Sendable>: AsyncSequence, Sendable {
+    /// Each answer: the cached one, then the network's.
     public typealias Element = ClientResponse<Response>
+    /// Failures are `RiffleError`s.
     public typealias Failure = RiffleError
 
     private let stream: AsyncThrowingStream<ClientResponse<Response>, any Error>
 
     init(_ stream: AsyncThrowingStream<ClientResponse<Response>, any Error>) { self.stream = stream }
 
+    /// An iterator over the answers; the request starts with the first `next()`.
     public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
 
     /// Reads the answers one at a time.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<ClientResponse<Response>, any Error>.AsyncIterator
 
+        /// The next answer, nil after the last.
         public mutating func next() async throws(RiffleError) -> ClientResponse<Response>? {
             do { return try await base.next() } catch { throw RiffleError(wrapping: error) }
         }
 
+        /// The next answer, nil after the last.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RiffleError) -> ClientResponse<Response>? {
             do { return try await base.next(isolation: actor) } catch { throw RiffleError(wrapping: error) }
         }

@@ -45,9 +45,13 @@ public protocol ClientPlugin: Sendable {
 }
 
 extension ClientPlugin {
+    /// Does nothing.
     public func willSend(_ call: ClientCall) {}
+    /// Does nothing.
     public func willRetry(_ call: ClientCall, after delay: Duration, because failure: RiffleError) {}
+    /// Does nothing.
     public func didReceive(_ response: CachedResponse, for call: ClientCall, duration: Duration) {}
+    /// Does nothing.
     public func didFail(_ error: RiffleError, for call: ClientCall, duration: Duration) {}
 }
 
@@ -60,6 +64,7 @@ public struct ClientCall: Sendable {
     /// The endpoint's tags (`Endpoint.tags`), e.g. `.silent`.
     public var tags: Set<RequestTag>
 
+    /// A call of `request`, named and tagged as its endpoint is.
     public init(request: HTTPRequest, name: String? = nil, tags: Set<RequestTag> = []) {
         self.request = request
         self.name = name
@@ -78,9 +83,12 @@ public struct RequestTag: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     /// The tag's text.
     public var rawValue: String
 
+    /// A tag called `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// A tag from a literal: `"silent"`.
     public init(stringLiteral value: String) { rawValue = value }
 
+    /// The tag's name.
     public var description: String { rawValue }
 
     /// A call the user did not ask for and should not see: no loading indicator, no error toast

@@ -17,6 +17,7 @@ public struct ClientResponse<Value: Sendable>: Sendable {
     /// the one `send` returns), so a screen redraws only when this is false.
     public var isUnchanged: Bool
 
+    /// A reply made from its parts, e.g. by a test double.
     public init(value: Value, response: HTTPResponse, source: CachedResponse.Source, fetchedAt: Date = Date(),
                 isUnchanged: Bool = false) {
         self.value = value

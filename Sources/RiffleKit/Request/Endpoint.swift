@@ -76,14 +76,18 @@ public struct Endpoint<Response: Sendable>: Sendable {
         /// A full URL; the base URLs are not used.
         case url(URL)
 
+        /// A path against the primary base URL, as written.
         public init(stringLiteral path: String) { self = .primary(path) }
+        /// A path against the primary base URL, each interpolated value one percent-encoded segment.
         public init(stringInterpolation path: PathInterpolation) { self = .primary(path.path) }
 
         /// Builds a path from a string literal with interpolated values.
         public struct PathInterpolation: StringInterpolationProtocol {
             var path = ""
 
+            /// An empty path, with room for the literal and the values.
             public init(literalCapacity: Int, interpolationCount: Int) { path.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+            /// The literal text, as written.
             public mutating func appendLiteral(_ literal: String) { path += literal }
             /// `value` as one path segment: everything but RFC 3986's unreserved characters, sub-delimiters,
             /// `:` and `@` percent-encoded (`/`, `?`, `#` and `%` included).

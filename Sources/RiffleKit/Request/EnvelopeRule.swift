@@ -40,6 +40,7 @@ public struct EnvelopeRule: Sendable, Hashable {
         case success
     }
 
+    /// A rule: success when `successPath` holds `successValue` (as servers write it), payload at `payloadPath`, message from the first of `messagePaths`.
     public init(successPath: [String], successValue: JSONValue, payloadPath: [String],
                 messagePaths: [[String]] = [["error"], ["message"], ["msg"]], missingFlag: MissingFlag = .failure) {
         self.successPath = successPath
@@ -150,11 +151,13 @@ public struct EnvelopeRule: Sendable, Hashable {
         }
     }
 
+    /// Whether two rules read the same paths and expect the same value.
     public static func == (a: EnvelopeRule, b: EnvelopeRule) -> Bool {
         a.successPath == b.successPath && a.successValue == b.successValue && a.payloadPath == b.payloadPath
             && a.messagePaths == b.messagePaths && a.missingFlag == b.missingFlag
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(successPath)
         hasher.combine(JSONWriter.string(successValue))

@@ -19,6 +19,7 @@ public struct MultipartForm: Sendable, Equatable {
         /// The file's bytes.
         public var data: Data
 
+        /// A file part: the form field `name`, the file's name and type, and its bytes.
         public init(name: String, filename: String, contentType: String = "application/octet-stream", data: Data) {
             self.name = name
             self.filename = filename
@@ -34,6 +35,7 @@ public struct MultipartForm: Sendable, Equatable {
     /// The separator between parts; random so it cannot occur in ordinary content.
     public var boundary: String
 
+    /// A form of text `fields` (in key order) then `files`; `boundary` defaults to a random one.
     public init(fields: KeyValuePairs<String, String> = [:], files: [File] = [],
                 boundary: String = "riffle-\(UUID().uuidString)") {
         self.fields = fields.map { (name: $0.key, value: $0.value) }
@@ -72,6 +74,7 @@ public struct MultipartForm: Sendable, Equatable {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// Whether both forms have the same parts and boundary.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.boundary == rhs.boundary && lhs.files == rhs.files
             && lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)

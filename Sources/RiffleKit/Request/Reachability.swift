@@ -25,10 +25,13 @@ public struct Reachability: AsyncSequence, Sendable {
         /// No such route: requests would fail at once (`RiffleError.offline`, `.cannotConnect`).
         case offline
 
+        /// `online` or `offline`.
         public var description: String { self == .online ? "online" : "offline" }
     }
 
+    /// Each change of status, the current one first.
     public typealias Element = Status
+    /// Following the status never fails.
     public typealias Failure = Never
 
     /// How often the tables are read while nothing changes.
@@ -50,6 +53,7 @@ public struct Reachability: AsyncSequence, Sendable {
     /// This machine's status now, from its routing tables.
     public static func current() -> Status { RouteTable.current() }
 
+    /// An iterator over the status changes.
     public func makeAsyncIterator() -> Iterator { Iterator(interval: interval, read: read) }
 
     /// Yields the status at once, then each change; ends (nil) when its task is cancelled.
@@ -58,6 +62,7 @@ public struct Reachability: AsyncSequence, Sendable {
         let read: @Sendable () -> Status
         var last: Status?
 
+        /// The next status change.
         public mutating func next() async -> Status? {
             while !Task.isCancelled {
                 let status = read()

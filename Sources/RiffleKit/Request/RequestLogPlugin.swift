@@ -23,15 +23,18 @@ public final class RequestLogPlugin: ClientPlugin {
         return RequestLogPlugin(path: path)
     }
 
+    /// Logs the answer: status, bytes, time and whether it came from the cache.
     public func didReceive(_ response: CachedResponse, for call: ClientCall, duration: Duration) {
         let source = response.source == .network ? "network" : "cache"
         write(call.request, outcome: "\(response.response.status) \(response.response.body.count)B", duration: duration, source: source)
     }
 
+    /// Logs the retry and its delay.
     public func willRetry(_ call: ClientCall, after delay: Duration, because failure: RiffleError) {
         write(call.request, outcome: "retry in \(delay.milliseconds)ms (\(failure))", duration: .zero, source: "network")
     }
 
+    /// Logs the failure in one line.
     public func didFail(_ error: RiffleError, for call: ClientCall, duration: Duration) {
         write(call.request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
     }

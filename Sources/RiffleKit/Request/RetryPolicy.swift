@@ -18,6 +18,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The longest `Retry-After` honoured; a longer one is cut to this.
     public var maxRetryAfter: Duration = .seconds(60)
 
+    /// A policy retrying each transient failure at most `maxRetries` times.
     public init(maxRetries: Int = 2) { self.maxRetries = maxRetries }
 
     /// Never retry.

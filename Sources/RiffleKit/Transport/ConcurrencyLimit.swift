@@ -29,6 +29,7 @@ public final class ConcurrencyLimit: Sendable {
     public let maximum: Int
     private let state = Mutex(State())
 
+    /// A limit of `maximum` transfers at a time (at least 1).
     public init(_ maximum: Int) { self.maximum = max(1, maximum) }
 
     /// Transfers started or queued under this limit so far.

@@ -58,12 +58,14 @@ public final class CurlTransport: HTTPTransporting {
     private let engine = Mutex<CurlEngine?>(nil)
     private let loggedOrigins = Mutex<Set<String>>([])
 
+    /// A transport with these settings; libcurl is loaded on the first request.
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     deinit { engine.withLock { $0?.stop() } }
 
+    /// Sends `request` and returns the whole answer; cancelling the task cancels the transfer.
     public func send(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
         var current = request
         var hopContext = context

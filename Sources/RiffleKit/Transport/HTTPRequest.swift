@@ -84,6 +84,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.port = port
     }
 
+    /// `scheme://host:port`.
     public var description: String { "\(scheme)://\(host):\(port)" }
 }
 
@@ -95,8 +96,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Names that always carry credentials.
     static let alwaysCredentials: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// No headers.
     public init() {}
 
+    /// Headers in the order written: `["Accept": "application/json"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
         for (name, value) in elements { self[name] = value }
     }
@@ -116,8 +119,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Whether a field named `name` (any case) is present.
     public func contains(_ name: String) -> Bool { fields.contains { $0.name.caseInsensitiveEquals(name) } }
 
+    /// The fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
+    /// Whether both hold the same fields in the same order.
     public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
         a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }

@@ -2,13 +2,16 @@ import Foundation
 
 /// A response as RiffleKit needs it: status, headers and the whole body.
 public struct HTTPResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var status: Int
     /// Header names lowercased; repeated fields joined with ", ".
     public var headers: [String: String]
+    /// The body, decoded (gzip, deflate, br) and complete.
     public var body: Data
     /// Where the answer came from: the request's URL, or the last redirect's target.
     public var url: URL
 
+    /// An answer made from its parts.
     public init(status: Int, headers: [String: String], body: Data, url: URL) {
         self.status = status
         self.headers = headers
@@ -46,6 +49,7 @@ public struct TransferContext: Sendable {
     /// from there.
     public var started: (@Sendable () -> Void)?
 
+    /// A context with these hooks; none by default.
     public init(progress: (@Sendable (TransferProgress) -> Void)? = nil, limit: ConcurrencyLimit? = nil,
                 started: (@Sendable () -> Void)? = nil) {
         self.progress = progress

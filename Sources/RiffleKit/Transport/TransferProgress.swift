@@ -15,6 +15,7 @@ public struct TransferProgress: Sendable, Equatable {
     /// Bytes expected in all; nil when the server did not say (no `Content-Length`).
     public var expected: Int64?
 
+    /// A progress step: `completed` of `expected` bytes (nil when unknown) in `direction`.
     public init(direction: Direction, completed: Int64, expected: Int64?) {
         self.direction = direction
         self.completed = completed
