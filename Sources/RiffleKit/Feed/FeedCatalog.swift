@@ -8,22 +8,22 @@ import Foundation
 /// let catalog = try FeedCatalog.parse(data, file: "~/.config/riffle/feeds.json")
 /// for definition in catalog.definitions { print(definition.usage, definition.description) }
 /// ```
-public struct FeedCatalog: Sendable, Equatable {
+package struct FeedCatalog: Sendable, Equatable {
     /// The feeds, in the order the file lists them.
-    public var definitions: [FeedDefinition]
+    package var definitions: [FeedDefinition]
 
     /// A catalog of `definitions`, in order.
-    public init(definitions: [FeedDefinition] = []) { self.definitions = definitions }
+    package init(definitions: [FeedDefinition] = []) { self.definitions = definitions }
 
     /// The feed called `name`, if any.
-    public subscript(name: String) -> FeedDefinition? { definitions.last { $0.name == name } }
+    package subscript(name: String) -> FeedDefinition? { definitions.last { $0.name == name } }
 
     /// Parses a feeds file.
     /// - Parameters:
     ///   - data: the file's bytes (JSON).
     ///   - file: the path shown in error messages.
     /// - Throws: `FeedCatalog.Error`: one line naming the file, and the feed and field (or the line for syntax errors).
-    public static func parse(_ data: Data, file: String) throws(Error) -> FeedCatalog {
+    package static func parse(_ data: Data, file: String) throws(Error) -> FeedCatalog {
         let document: JSONValue
         do { document = try JSONParser.parse(data) } catch {
             let line = data.prefix(error.offset).reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -46,7 +46,7 @@ public struct FeedCatalog: Sendable, Equatable {
     }
 
     /// What is wrong with a feeds file; each reads as one line.
-    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         /// The file is not JSON; `line` is 1-based.
         case syntax(file: String, line: Int, reason: String)
         /// A field is missing, unknown or of the wrong kind.
@@ -55,7 +55,7 @@ public struct FeedCatalog: Sendable, Equatable {
         case unreadable(file: String, reason: String)
 
         /// One line naming the file, and the feed and field (or the line for syntax errors).
-        public var description: String {
+        package var description: String {
             switch self {
             case .syntax(let file, let line, let reason): "\(file):\(line): not valid JSON: \(reason)"
             case .field(let file, let feed?, let field, let problem): "\(file): feed '\(feed)': field '\(field)': \(problem)"

@@ -6,41 +6,41 @@ import Foundation
 /// let catalog = try FeedCatalog.parse(data, file: "presets.json")
 /// let swift = try catalog["github"]!.feed(argument: "apple/swift")
 /// ```
-public struct FeedDefinition: Sendable, Equatable {
+package struct FeedDefinition: Sendable, Equatable {
     /// The text that stands for the argument in `template` (`github:apple/swift` → `apple/swift`).
-    public static let argumentPlaceholder = "{arg}"
+    package static let argumentPlaceholder = "{arg}"
 
     /// What the user types: `hn`, `github`.
-    public var name: String
+    package var name: String
     /// One line saying what the feed is.
-    public var description: String
+    package var description: String
     /// What the argument is, when the feed takes one (`owner/repo`); nil when it takes none.
-    public var argument: String?
+    package var argument: String?
     /// The URL template, possibly with `{arg}`.
-    public var template: String
+    package var template: String
     /// How the next page is reached (`Feed.pagination`).
-    public var pagination: Pagination
+    package var pagination: Pagination
     /// Where the items are in a page (`Feed.itemPath`).
-    public var itemPath: String?
+    package var itemPath: String?
     /// Which item fields are shown (`Feed.fields`).
-    public var fields: FieldMapping
+    package var fields: FieldMapping
     /// Header templates, `${NAME}` unexpanded (`Feed.headers`).
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// Extra query parameters (`Feed.query`).
-    public var query: [String: String]
+    package var query: [String: String]
     /// The query parameters whose values are credentials (`Feed.secrets`); nil: by their names.
-    public var secrets: Set<String>? = nil
+    package var secrets: Set<String>? = nil
     /// The failure envelope, if any (`Feed.envelope`).
-    public var envelope: EnvelopeRule?
+    package var envelope: EnvelopeRule?
     /// Seconds a stored page counts as fresh (`Feed.maxAge`).
-    public var maxAge: TimeInterval?
+    package var maxAge: TimeInterval?
 
     /// How the user opens it: `hn`, or `github:OWNER/REPO`.
-    public var usage: String { argument.map { "\(name):\($0)" } ?? name }
+    package var usage: String { argument.map { "\(name):\($0)" } ?? name }
 
     /// The feed, with `argument` put in place of `{arg}`.
     /// - Throws: `FeedDefinition.ArgumentError` when an argument is missing, unexpected or has unsafe characters.
-    public func feed(argument value: String?) throws(ArgumentError) -> Feed {
+    package func feed(argument value: String?) throws(ArgumentError) -> Feed {
         var template = self.template
         var displayName = name
         switch (argument, value) {
@@ -67,7 +67,7 @@ public struct FeedDefinition: Sendable, Equatable {
     private static let argumentCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_./"))
 
     /// What is wrong with a feed's argument; each reads as one line.
-    public enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The feed needs an argument that was not given.
         case missing(feed: String, expected: String)
         /// An argument was given to a feed that takes none.
@@ -78,7 +78,7 @@ public struct FeedDefinition: Sendable, Equatable {
         case template(feed: String, Feed.TemplateError)
 
         /// One line naming the feed and what is wrong.
-        public var description: String {
+        package var description: String {
             switch self {
             case .missing(let feed, let expected): "'\(feed)' needs an argument: riffle \(feed):\(expected)"
             case .unexpected(let feed, let argument): "'\(feed)' takes no argument, got '\(argument)'"

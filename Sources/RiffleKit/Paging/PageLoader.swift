@@ -45,7 +45,7 @@ public actor PageLoader {
     /// The feed whose pages this loader loads.
     public nonisolated let feed: Feed
     /// Where the feed's pages are kept on disk (`feed_<page>.json` and metadata).
-    public nonisolated let store: PageStore
+    package nonisolated let store: PageStore
     let configuration: Configuration
     nonisolated let clock: @Sendable () -> Date
     /// The response cache the pages go through; shared with the rest of the client when passed in.

@@ -8,30 +8,30 @@ import Foundation
 /// A store reads through a connection to the index of its own (shared by its copies), so it can be
 /// read from any thread: the browser paints its first frame from it before the loader's actor runs.
 /// Files are 0600, folders 0700.
-public struct PageStore: Sendable {
+package struct PageStore: Sendable {
     /// What Riffle keeps about a page. Times are Riffle's own: on Linux a file's "creation date" is
     /// really its last status change.
-    public struct Metadata: Sendable, Equatable, Codable {
+    package struct Metadata: Sendable, Equatable, Codable {
         /// The URL the page was fetched from (credentials left as `${NAME}` references).
-        public var url: String
+        package var url: String
         /// When the server sent the page.
-        public var fetchedAt: Date
+        package var fetchedAt: Date
         /// The HTTP status of that answer.
-        public var status: Int
+        package var status: Int
         /// The answer's `ETag`, for revalidation.
-        public var etag: String?
+        package var etag: String?
         /// The answer's `Last-Modified`, for revalidation.
-        public var lastModified: String?
+        package var lastModified: String?
         /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
         /// forward from a stored page works offline. Never holds request headers.
-        public var next: String?
+        package var next: String?
         /// Who the bytes were fetched for: the cache key of the request (a SHA-256 of its method, its
         /// URL as sent and its credentials' digests), so a page fetched with one token is never served
         /// for another. nil in files written before Riffle recorded it.
-        public var key: String?
+        package var key: String?
 
         /// Metadata of a page fetched from `url` at `fetchedAt`.
-        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil,
+        package init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil,
                     key: String? = nil) {
             self.url = url
             self.fetchedAt = fetchedAt
@@ -55,7 +55,7 @@ public struct PageStore: Sendable {
     }
 
     /// The feed's folder.
-    public let directory: URL
+    package let directory: URL
     let feedID: String
     /// The folder's path with a trailing slash: file paths are made by appending a name, which costs
     /// far less than `URL.appendingPathComponent` on every lookup.
@@ -65,7 +65,7 @@ public struct PageStore: Sendable {
     /// - Parameters:
     ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
     ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
-    public init(cacheDirectory: URL, feedID: String) {
+    package init(cacheDirectory: URL, feedID: String) {
         self.init(cacheDirectory: cacheDirectory, feedID: feedID, log: { _ in })
     }
 
@@ -80,13 +80,13 @@ public struct PageStore: Sendable {
     }
 
     /// The file holding page `page`'s body (`feed_<page>.json`), whether or not it exists.
-    public func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
+    package func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
     func bodyPath(_ page: Int) -> String { folderPath + "feed_\(page).json" }
     /// The page's path in the index; nil for a feed id or number the cache would never write.
     func path(_ page: Int) -> CachePath? { CachePath.page(feed: feedID, number: page) }
 
     /// The stored bytes and metadata of `page`, or nil when it is not on disk as the index describes it.
-    public func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
+    package func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
         stored(page).map { ($0.data, $0.metadata) }
     }
 
@@ -99,7 +99,7 @@ public struct PageStore: Sendable {
     }
 
     /// `page`'s metadata alone, without reading its body; nil when absent or unreadable.
-    public func readMetadata(_ page: Int) -> Metadata? {
+    package func readMetadata(_ page: Int) -> Metadata? {
         guard let path = path(page), let row = index.withDisk({ $0.row(at: path) }) ?? nil else { return nil }
         return Self.metadata(row.note, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt), status: row.status,
                              etag: row.etag, lastModified: row.lastModified)
@@ -124,18 +124,18 @@ public struct PageStore: Sendable {
     }
 
     /// Removes `page`, its row and its file. Waits up to 2 s for another program's lock on the index.
-    public func remove(_ page: Int) {
+    package func remove(_ page: Int) {
         guard let path = path(page) else { return }
         _ = try? index.withDisk { disk throws(RiffleError) in try disk.remove(at: path, wait: 2_000) }
     }
 
     /// The page numbers the index holds for this feed, in order.
-    public func storedPages() -> [Int] {
+    package func storedPages() -> [Int] {
         (index.withDisk { $0.pagePaths(feedID: feedID) } ?? []).compactMap { CachePath.pageNumber($0.name) }.sorted()
     }
 
     /// Creates `url` and any missing parents with mode 0700.
-    public static func makeDirectory(_ url: URL) throws(RiffleError) {
+    package static func makeDirectory(_ url: URL) throws(RiffleError) {
         try CacheFolder.makeFolder(url)
     }
 
