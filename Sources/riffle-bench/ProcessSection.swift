@@ -56,7 +56,7 @@ struct ProcessSection {
 
     /// Start → first titles on screen, `riffle URL` with page 1 cached and the server stopped.
     private func firstFrame(_ riffle: String, into table: inout Table) async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+        guard ChildProcess.onPath("tmux") else {
             table.add("first frame from cache", "skipped", "no tmux")
             return
         }
