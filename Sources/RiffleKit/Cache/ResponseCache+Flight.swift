@@ -140,7 +140,7 @@ extension ResponseCache {
     /// The content check and the caller's validation, off the actor; the error, or nil when the body may be stored.
     private nonisolated static func check(_ response: HTTPResponse, _ transfer: Transfer) async -> RiffleError? {
         do throws(RiffleError) {
-            if !transfer.checksJSON { try checkContent(response) }
+            if !transfer.checksJSON { try checkContent(response, for: transfer.request) }
             try transfer.validate(response)
             return nil
         } catch {
@@ -148,8 +148,11 @@ extension ResponseCache {
         }
     }
 
-    /// Only a body that matches its declared type is stored: JSON (or no type at all) must parse.
-    static func checkContent(_ response: HTTPResponse) throws(RiffleError) {
+    /// Only a body that matches its declared type is stored: JSON (or no type at all) must parse, unless
+    /// the request asked for something other than JSON (an `Accept` without "json", e.g. the `*/*` of
+    /// `Endpoint.bytes`): then the bytes are whatever the server has.
+    static func checkContent(_ response: HTTPResponse, for request: HTTPRequest) throws(RiffleError) {
+        if let accept = request.headers["Accept"], !accept.lowercased().contains("json") { return }
         let type = response.header("Content-Type")?.lowercased() ?? ""
         guard type.isEmpty || type.contains("json") else { return }
         // The tape pass checks exactly what `JSONParser.parse` does without building the values: a

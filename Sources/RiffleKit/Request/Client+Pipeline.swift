@@ -39,14 +39,8 @@ extension Client {
                 cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
                                                          location: target.location, checksJSON: true, validate: validate, fetch: fetch)
             } else if let cache = configuration.cache, Self.isCacheable(endpoint) {
-                if endpoint.decoding.isRaw, let cache = cache as? ResponseCache {
-                    // Raw bytes are never checked as JSON, whatever their Content-Type says (or when it is missing).
-                    cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime, location: .automatic,
-                                                      checksJSON: true, validate: validate, fetch: fetch)
-                } else {
-                    cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
-                                                      validate: validate, fetch: fetch)
-                }
+                cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
+                                                  validate: validate, fetch: fetch)
             } else if endpoint.cachePolicy == .returnCacheDontLoad {
                 // Cache-only never reaches the network, whatever the method and whether or not there is a cache.
                 throw .notCached

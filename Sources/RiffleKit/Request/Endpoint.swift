@@ -181,6 +181,4 @@ enum Decoding<Response: Sendable>: Sendable {
     case json(@Sendable (JSONValue, Data?, JSONDecoder) throws(RiffleError) -> Response)
     /// From the raw body, with no JSON parsing, envelope or shape.
     case raw(@Sendable (Data) throws(RiffleError) -> Response)
-
-    var isRaw: Bool { if case .raw = self { true } else { false } }
 }
