@@ -26,6 +26,10 @@ public struct Page: Sendable, Equatable {
     public var status: Int
     /// Whether no page follows this one: it is empty, says `has_more: false`, or gave no next cursor or link.
     public var isLastPage: Bool
+    /// How many pages the feed has, when the page says (`total_pages`, `nbPages`, a total and a page size).
+    public var totalPages: Int?
+    /// How many items the feed has, when the page says (`total_count`, `nbHits`...).
+    public var totalItems: Int?
 
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
         self.init(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status, isLastPage: false)
