@@ -32,6 +32,8 @@ public struct FeedDefinition: Sendable, Equatable {
     public var envelope: Envelope?
     /// Seconds a stored page counts as fresh (`Feed.maxAge`).
     public var maxAge: TimeInterval?
+    /// Where the items' comments are (`Feed.comments`).
+    public var comments: CommentRules?
 
     /// How the user opens it: `hn`, or `github:OWNER/REPO`.
     public var usage: String { argument.map { "\(name):\($0)" } ?? name }
@@ -55,8 +57,10 @@ public struct FeedDefinition: Sendable, Equatable {
             displayName = "\(name):\(value)"
         }
         do {
-            return try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
-                            headers: headers, query: query, envelope: envelope, maxAge: maxAge)
+            var feed = try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
+                                headers: headers, query: query, envelope: envelope, maxAge: maxAge)
+            feed.comments = comments
+            return feed
         } catch {
             throw .template(feed: name, error)
         }
