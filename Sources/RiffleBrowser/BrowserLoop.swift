@@ -11,7 +11,7 @@ import RiffleTUI
 /// ```
 public struct BrowserLoop<Terminal: TerminalBackend> {
     /// Where the browser starts.
-    public enum Start {
+    public enum Start: Sendable {
         /// In a feed.
         case feed(OpenedFeed)
         /// In the feed list.
@@ -46,6 +46,8 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
         public var marksWithGlyphs = false
         /// `--watch`: page 1 is revalidated on this interval from the start.
         public var watch: TimeInterval?
+        /// The interval `w` turns watching on with.
+        public var watchInterval: TimeInterval = 300
         public init() {}
     }
 
@@ -114,6 +116,7 @@ extension BrowserLoop {
             state = AppState(feedTitle: title, size: loop.terminal.size, now: loop.now())
             state.keymap = loop.settings.keymap
             state.marksWithGlyphs = loop.settings.marksWithGlyphs
+            state.watchInterval = loop.settings.watchInterval
             if let interval = loop.settings.watch {
                 state.watchInterval = interval
                 state.watch = Watch(interval: interval, next: state.now.addingTimeInterval(interval))
