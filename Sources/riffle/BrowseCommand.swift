@@ -64,7 +64,8 @@ enum BrowseCommand {
         let open = { (url: URL) in
             LinkOpener.open(url, environment: linkEnvironment, suspend: { body in screen.suspended(body) })?.description
         }
-        let copy = { (text: String) in Clipboard.copy(text, environment: environment, screen: screen) }
+        // OSC 52: the terminal's clipboard, over ssh too; one path whatever the terminal.
+        let copy = { (text: String) in screen.setClipboard(text) ? nil : "the terminal did not take the copy" }
         var settings = BrowserLoop<NcursesScreen>.Settings()
         settings.keymap = config.keymap
         settings.marksWithGlyphs = chosenTheme == "mono"
