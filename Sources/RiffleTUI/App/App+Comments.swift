@@ -53,8 +53,7 @@ extension App {
         guard let command = state.keymap.command(for: key) else { return [] }
         switch command {
         case .back, .quit:
-            leave(&state)
-            return []
+            return leave(&state)
         case .down: comments.selection = shown[safe: position + 1] ?? comments.selection
         case .up: comments.selection = shown[safe: position - 1] ?? comments.selection
         case .first: comments.selection = shown.first ?? 0

@@ -22,8 +22,7 @@ extension App {
         switch command {
         case .back, .quit:
             // The list kept its selection and scroll: back to the same place.
-            leave(&state)
-            return []
+            return leave(&state)
         case .rawJSON:
             detail.showsRawJSON.toggle()
             detail.scroll = 0

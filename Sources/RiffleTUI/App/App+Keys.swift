@@ -104,7 +104,7 @@ extension App {
         case .filter:
             state.filter = FilterState(query: state.filter?.query ?? "", isEditing: true)
         case .back:
-            if state.filter != nil { clearFilter(&state) } else { leave(&state) }
+            if state.filter != nil { clearFilter(&state) } else { return leave(&state) }
         case .help: state.overlay = .help(scroll: 0)
         case .log: state.overlay = .log
         case .openLink: return openLink(&state, state.selectedItem)
@@ -119,10 +119,7 @@ extension App {
         case .search: state.prompt = Prompt(.search)
         case .feeds: return showFeeds(&state)
         case .quit:
-            guard state.back.isEmpty else {
-                leave(&state)
-                return []
-            }
+            guard state.back.isEmpty else { return leave(&state) }
             state.shouldQuit = true
             return [.quit]
         case .rawJSON: break
@@ -132,10 +129,14 @@ extension App {
 
     /// Esc or q on a screen another one led to: back to that one (the list under an item, the feed
     /// list under a feed).
-    static func leave(_ state: inout AppState) {
-        guard let previous = state.back.popLast() else { return }
+    /// Back in the feed list, its counts are asked again: the feed just read changed them.
+    @discardableResult
+    static func leave(_ state: inout AppState) -> [Effect] {
+        guard let previous = state.back.popLast() else { return [] }
         state.mode = previous
-        if case .feeds = previous { state.prompt = nil }
+        guard case .feeds = previous else { return [] }
+        state.prompt = nil
+        return [.listFeeds]
     }
 
     /// Moves the selection by `delta` rows, stopping at the ends.

@@ -70,8 +70,7 @@ extension App {
         case .yankJSON: return yankJSON(&state, selected)
         case .search: state.prompt = Prompt(.search, text: search.query)
         case .back, .quit:
-            leave(&state)
-            return []
+            return leave(&state)
         case .help: state.overlay = .help(scroll: 0)
         case .log: state.overlay = .log
         default: return []
