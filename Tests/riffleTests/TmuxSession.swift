@@ -19,10 +19,12 @@ final class TmuxSession {
         throw Spawn.Failure(description: "tmux is not on PATH (\(path)); the end-to-end tests drive riffle in tmux: install it (apt-get install tmux)")
     }
 
-    /// Starts `command` (an argument vector, quoted for the shell tmux uses) in a `width`x`height` pane.
-    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+    /// Starts `command` (an argument vector, quoted for the shell tmux uses) in a `width`x`height` pane,
+    /// on a server of its own whose socket is named `socketPrefix-PID-RANDOM`.
+    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+         socketPrefix: String = "riffle-test") throws {
         tmux = try Self.locateTmux()
-        socket = "riffle-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        socket = "\(socketPrefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status")
         let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         // NO_COLOR is dropped from what the test runner passes down (swift test may set it); a test

@@ -1,0 +1,280 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// riffle kept open all day, driven in tmux: seen marks, comments, the feed list, yank, search.
+@Suite("riffle as a daily reader, in a real terminal (tmux)", .serialized)
+struct DailyEndToEndTests {
+    /// A cache folder and a config home (`XDG_CONFIG_HOME`) for one test, removed after.
+    final class Home {
+        let cache: URL
+        let config: URL
+        init() throws {
+            cache = try RiffleBinary.temporaryDirectory()
+            config = try RiffleBinary.temporaryDirectory()
+            try FileManager.default.createDirectory(at: config.appending(path: "riffle"), withIntermediateDirectories: true)
+        }
+        deinit {
+            try? FileManager.default.removeItem(at: cache)
+            try? FileManager.default.removeItem(at: config)
+        }
+        func write(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: config.appending(path: "riffle/\(name)"))
+        }
+        var environment: [String: String] {
+            ["LANG": "C.UTF-8", "TERM": "xterm-256color", "XDG_CONFIG_HOME": config.path]
+        }
+        /// riffle in tmux on a socket named `daily-…`.
+        func session(_ arguments: [String], width: Int = 100, height: Int = 24) throws -> TmuxSession {
+            try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path] + arguments, width: width, height: height,
+                            environment: environment, socketPrefix: "daily")
+        }
+    }
+
+    /// A saved answer of one of the APIs, from RiffleKitTests' fixtures.
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "../RiffleKitTests/Fixtures/\(name)").standardizedFileURL)
+    }
+
+    /// A page of `titles` as a bare array; ids are the titles with dashes for spaces.
+    static func page(_ titles: [String]) -> String {
+        let items = titles.map { title in
+            let id = title.replacingOccurrences(of: " ", with: "-")
+            return #"{"id": "\#(id)", "title": "\#(title)", "url": "https://example.com/\#(id)", "author": "ann"}"#
+        }
+        return "[" + items.joined(separator: ", ") + "]"
+    }
+
+    /// A server of bare-array pages: `pages[n]` at `/NAME/n`, an empty array past the last.
+    static func server(_ feeds: [String: [[String]]]) throws -> HTTPServer {
+        try HTTPServer { request in
+            let parts = request.path.split(separator: "/").map(String.init)
+            guard parts.count == 2, let pages = feeds[parts[0]], let number = Int(parts[1]) else { return .text("no such page", status: 404) }
+            return .json(number >= 1 && number <= pages.count ? page(pages[number - 1]) : "[]")
+        }
+    }
+
+    static func quit(_ session: TmuxSession) throws {
+        try session.send("q")
+        #expect(session.waitUntil { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")
+        #expect(session.exitStatus() == 0)
+    }
+
+    /// The status bar: the last line with text.
+    static func statusBar(_ session: TmuxSession) -> String {
+        session.screen().split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    @Test func seenMarksSurviveARestart() throws {
+        let home = try Home()
+        let server = try Self.server(["p": [["alpha one", "bravo two", "charlie three"]]])
+        defer { server.stop() }
+        let url = server.baseURL.absoluteString + "/p/{page}"
+
+        // Given the page listed (the first item becomes seen once it stays selected a moment)
+        var session = try home.session([url])
+        #expect(session.waitUntil { session.screen().contains("charlie three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
+        // When everything is marked seen, then the second item unseen again
+        try session.send("M")
+        #expect(session.waitUntil { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
+        try session.send("j", "m")
+        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        try Self.quit(session)
+
+        // Then a new run remembers: one item new, the same one
+        session = try home.session([url])
+        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        try Self.quit(session)
+        // And with no colours the seen items carry a glyph the unseen one lacks
+        session = try TmuxSession(command: ["env", "NO_COLOR=1", RiffleBinary.url.path, "--cache-dir", home.cache.path, url],
+                                  width: 100, height: 24, environment: home.environment, socketPrefix: "daily")
+        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        let lines = session.screen().split(separator: "\n").map(String.init)
+        let alpha = try #require(lines.first { $0.contains("alpha one") }), bravo = try #require(lines.first { $0.contains("bravo two") })
+        #expect(alpha.prefix(4) != bravo.prefix(4), "seen and unseen look alike:\n\(alpha)\n\(bravo)")
+        try Self.quit(session)
+    }
+
+    /// A feed on `server` in the shape of the `hn` preset: Algolia's search, comments from its items API.
+    static func hackerNewsFeed(_ server: HTTPServer) -> String {
+        let base = server.baseURL.absoluteString
+        return #"""
+        {"feeds": {"hn-saved": {
+          "description": "Hacker News, saved answers on 127.0.0.1",
+          "url": "\#(base)/api/v1/search_by_date?tags=story&page={page}",
+          "pagination": {"style": "page", "first": 0}, "items": "hits",
+          "fields": {"title": "title", "link": "url", "id": "objectID", "time": "created_at_i"},
+          "comments": {"url": "\#(base)/api/v1/items/{objectID}", "page": "\#(base)/item?id={objectID}",
+                       "items": "children", "children": "children", "author": "author", "text": "text", "time": "created_at_i"}
+        }}}
+        """#
+    }
+
+    static func hackerNewsServer() throws -> HTTPServer {
+        let search = try fixture("hn-algolia.json"), item = try fixture("hn-algolia-item.json")
+        return try HTTPServer { request in
+            switch request.path {
+            case "/api/v1/search_by_date": request.query("page") == "0" ? .json(search) : .json(#"{"hits": []}"#)
+            case "/api/v1/items/42280701": .json(item)
+            default: .text("not found", status: 404)
+            }
+        }
+    }
+
+    @Test func aSavedHackerNewsItemShowsItsCommentTreeWithTheServerGone() throws {
+        let home = try Home()
+        let server = try Self.hackerNewsServer()
+        defer { server.stop() }
+        try home.write("feeds.json", Self.hackerNewsFeed(server))
+
+        // Given the item's comments read once
+        var session = try home.session(["hn-saved"], width: 110)
+        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        try session.send("c")
+        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
+        #expect(server.requests.contains { $0.path == "/api/v1/items/42280701" })
+        try session.send("q")
+        try Self.quit(session)
+
+        // When the server is gone and riffle starts again
+        server.stop()
+        session = try home.session(["hn-saved"], width: 110)
+        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        try session.send("c")
+        // Then the tree comes from the cache: authors, text from HTML (entities decoded), replies indented
+        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
+        let screen = session.unwrappedScreen()
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(screen.contains("tptacek") && screen.contains("How does it decide which array"), "\(screen)")
+        #expect(screen.contains("there's more than one"), "the entity &#x27; was not decoded:\n\(screen)")
+        #expect(!screen.contains("<p>") && !screen.contains("&#x27;"), "\(screen)")
+        func indent(_ text: String) -> Int? {
+            lines.first { $0.contains(text) }.map { $0.prefix { $0 == " " || $0 == "│" || $0 == "▾" || $0 == "▸" }.count }
+        }
+        let parent = try #require(indent("How does it decide")), reply = try #require(indent("It scores every array"))
+        #expect(reply > parent, "the reply is not indented under its parent:\n\(screen)")
+        try session.send("q")
+        try Self.quit(session)
+    }
+
+    @Test func theFeedListShowsUnseenCountsAndWhenEachWasFetched() throws {
+        let home = try Home()
+        let server = try Self.server(["a": [["alpha one", "alpha two", "alpha three"]], "b": [["beta one", "beta two"]]])
+        defer { server.stop() }
+        let base = server.baseURL.absoluteString
+        try home.write("feeds.json", #"""
+        {"feeds": {
+          "alpha": {"description": "the first feed", "url": "\#(base)/a/{page}", "pagination": {"style": "page", "first": 1}},
+          "beta": {"description": "the second feed", "url": "\#(base)/b/{page}", "pagination": {"style": "page", "first": 1}}
+        }}
+        """#)
+
+        // Given a feeds file with feeds, riffle opens on the list; nothing fetched yet
+        let session = try home.session([])
+        #expect(session.waitUntil { session.screen().contains("the second feed") }, "\(session.screen())")
+        func row(_ name: String) -> String { session.screen().split(separator: "\n").map(String.init).first { $0.hasPrefix(" \(name) ") } ?? "" }
+        #expect(session.waitUntil { row("alpha").contains("not fetched") && row("beta").contains("not fetched") }, "\(session.screen())")
+
+        // When alpha is opened, one item marked seen, and q goes back
+        let alphaIsFirst = session.screen().split(separator: "\n").map(String.init).firstIndex { $0.hasPrefix(" alpha ") }
+            ?? 0 < session.screen().split(separator: "\n").map(String.init).firstIndex { $0.hasPrefix(" beta ") } ?? 0
+        if !alphaIsFirst { try session.send("j") }
+        try session.send("Enter")
+        #expect(session.waitUntil { session.screen().contains("alpha three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
+        // (everything seen, then the selected item unseen again: it stays so while selected)
+        try session.send("M")
+        #expect(session.waitUntil { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
+        try session.send("j", "m")
+        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        try session.send("q")
+
+        // Then the list says alpha has 1 new and was fetched just now; beta still not fetched
+        #expect(session.waitUntil { row("alpha").contains("1 new") && row("alpha").contains("fetched") }, "\(session.screen())")
+        #expect(row("beta").contains("not fetched"), "\(session.screen())")
+        #expect(session.screen().contains("1 with new items"), "\(session.screen())")
+        try Self.quit(session)
+    }
+
+    @Test func yankPutsTheLinkAndTheJSONInTmuxsBuffer() throws {
+        let home = try Home()
+        let server = try Self.server(["p": [["alpha one", "bravo two"]]])
+        defer { server.stop() }
+        let session = try home.session([server.baseURL.absoluteString + "/p/{page}"])
+        // tmux keeps what a program copies with OSC 52 as a paste buffer when set-clipboard is on.
+        try session.tmux(["set-option", "-s", "set-clipboard", "on"])
+        #expect(session.waitUntil { session.screen().contains("bravo two") }, "\(session.screen())")
+
+        try session.send("j", "y")
+        #expect(session.waitUntil { session.screen().contains("copied link: https://example.com/bravo-two") }, "\(session.screen())")
+        #expect(session.waitUntil { (try? session.tmux(["show-buffer"])) == "https://example.com/bravo-two" },
+                "buffer: \((try? session.tmux(["show-buffer"])) ?? "none")")
+
+        try session.send("Y")
+        #expect(session.waitUntil { session.screen().contains("copied JSON") }, "\(session.screen())")
+        #expect(session.waitUntil { (try? session.tmux(["show-buffer"]))?.contains(#""title":"bravo two""#) == true },
+                "buffer: \((try? session.tmux(["show-buffer"])) ?? "none")")
+        try Self.quit(session)
+    }
+
+    @Test func searchFindsAWordFromAnEarlierPageWithTheServerStopped() throws {
+        let home = try Home()
+        let server = try Self.server(["p": [["alpha zeppelin", "bravo two"], ["charlie three", "delta four"]]])
+        let url = server.baseURL.absoluteString + "/p/{page}"
+
+        // Given two pages listed in the browser
+        let session = try home.session([url])
+        #expect(session.waitUntil { session.screen().contains("alpha zeppelin") }, "\(session.screen())")
+        try session.send("n")
+        #expect(session.waitUntil { session.screen().contains("delta four") }, "\(session.screen())")
+        try Self.quit(session)
+
+        // When the server is gone
+        server.stop()
+        let environment = ["XDG_CONFIG_HOME": home.config.path]
+        // Then a word from page 1 is found, as JSON lines and as TSV, in that feed and not in another
+        let jsonl = try RiffleBinary.run(["search", "zeppelin", "--cache-dir", home.cache.path], environment: environment)
+        #expect(jsonl.status == 0, "\(jsonl.stderr)")
+        let lines = jsonl.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(#""title":"alpha zeppelin""#) && lines[0].contains(#""url":"https://example.com/alpha-zeppelin""#),
+                "\(jsonl.stdout)")
+        let tsv = try RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
+        #expect(tsv.status == 0 && tsv.stdout.contains("alpha zeppelin\thttps://example.com/alpha-zeppelin"), "\(tsv.stdout)\(tsv.stderr)")
+        let elsewhere = try RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
+        #expect(elsewhere.status == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stdout)\(elsewhere.stderr)")
+        let none = try RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
+        #expect(none.status == 2 && none.stderr.contains("needs words"), "\(none.stderr)")
+    }
+
+    @Test func configSetsKeysAndTheBrowserAndHelpShowsTheKeysInForce() throws {
+        let home = try Home()
+        let server = try Self.hackerNewsServer()
+        defer { server.stop() }
+        try home.write("feeds.json", Self.hackerNewsFeed(server))
+        // A "browser" that writes the URL it was given to a file.
+        let opened = home.config.appending(path: "opened.txt")
+        let browser = home.config.appending(path: "browser.sh")
+        try Data("#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path)'\n".utf8).write(to: browser)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: browser.path)
+        try home.write("config.json", #"{"feed": "hn-saved", "browser": "\#(browser.path) %s", "keys": {"x": "discussion", "C": "none"}}"#)
+
+        // Given riffle with no argument: config.json's feed
+        let session = try home.session([], width: 110, height: 40)
+        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        // When ? is pressed, the help shows x for the discussion page and no C
+        try session.send("?")
+        #expect(session.waitUntil { session.screen().contains("page in the browser") }, "\(session.screen())")
+        let help = session.screen().split(separator: "\n").map(String.init)
+        let row = try #require(help.first { $0.contains("page in the browser") })
+        #expect(row.contains("│ c x "), "\(row)")
+        try session.send("Escape")
+        // Then C does nothing (y after it shows C was read) and x opens the discussion with the configured browser
+        try session.send("C", "y")
+        #expect(session.waitUntil { session.screen().contains("copied link") }, "\(session.screen())")
+        #expect(!FileManager.default.fileExists(atPath: opened.path), "C still opens the discussion")
+        try session.send("x")
+        #expect(session.waitUntil { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
+        #expect(try String(contentsOf: opened, encoding: .utf8) == server.baseURL.absoluteString + "/item?id=42280701")
+        try Self.quit(session)
+    }
+}
