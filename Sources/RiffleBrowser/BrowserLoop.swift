@@ -6,6 +6,9 @@ import RiffleTUI
 /// their results to a mailbox that the loop drains between key presses (bubbletea's Cmd → Msg).
 ///
 /// ```swift
+/// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
+/// let loader = PageLoader(feed: feed, cacheDirectory: URL(filePath: NSTemporaryDirectory()).appending(path: "riffle-example"))
+/// let screen = InMemoryTerminal(size: Size(width: 80, height: 24), events: [.key(.character("q"))])
 /// let loop = BrowserLoop(terminal: screen, pages: loader, title: feed.name)
 /// let status = loop.run()   // until q or a signal; the terminal is restored
 /// ```
@@ -28,14 +31,17 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
         public var log: ReadingLog?
         /// The feeds `F` lists and opens.
         public var shelf: (any FeedShelving)?
+        /// Messages from elsewhere (a retry about to happen) to show as toasts.
+        public var notices: Notices
 
         public init(open: @escaping (URL) -> String? = { _ in "no program to open links with" },
                     copy: @escaping (String) -> String? = { _ in "no clipboard" },
-                    log: ReadingLog? = nil, shelf: (any FeedShelving)? = nil) {
+                    log: ReadingLog? = nil, shelf: (any FeedShelving)? = nil, notices: Notices = Notices()) {
             self.open = open
             self.copy = copy
             self.log = log
             self.shelf = shelf
+            self.notices = notices
         }
     }
 
@@ -72,10 +78,11 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
     ///   - title: the feed's name, shown in the header.
     ///   - now: the clock ticks read.
     ///   - open: opens a link (`o`); returns why it could not, or nil.
+    ///   - notices: messages from elsewhere (a retry about to happen) to show as toasts.
     public init(terminal: Terminal, pages: some PageSourcing, title: String, now: @escaping () -> Date = Date.init,
-                open: @escaping (URL) -> String? = { _ in "no program to open links with" }) {
+                open: @escaping (URL) -> String? = { _ in "no program to open links with" }, notices: Notices = Notices()) {
         self.init(terminal: terminal, start: .feed(OpenedFeed(pages: pages, title: title, reference: nil)),
-                  services: Services(open: open), now: now)
+                  services: Services(open: open, notices: notices), now: now)
     }
 
     /// Runs until the user quits or a signal arrives, restores the terminal, and returns the exit
@@ -157,6 +164,7 @@ extension BrowserLoop {
                 var actions: [Action] = []
                 if let event = loop.terminal.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
                 actions += mailbox.drain(current: generation)
+                actions += loop.services.notices.drain().map { .notice($0) }
                 actions.append(.tick(loop.now()))
                 for action in actions { effects += update(action) }
             }

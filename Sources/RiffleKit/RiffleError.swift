@@ -33,6 +33,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// A cache-only request found nothing in the cache.
     case notCached
+    /// An identical request was already in flight and the endpoint drops duplicates
+    /// (`Endpoint.duplicates = .drop`): the first one's answer is the one that counts.
+    case duplicate
     /// A file in the cache folder could not be read or written.
     case storage(path: String, reason: String)
     /// The server's answer is not HTTP that can be read (a malformed head, a body that does not decode).
@@ -72,6 +75,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .envelope(let message): "server error: \(message)"
         case .cancelled: "cancelled"
         case .notCached: "not cached"
+        case .duplicate: "already sent, waiting for its answer"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
         case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"

@@ -40,11 +40,14 @@ enum BrowseCommand {
 
         signal(SIGPIPE, SIG_IGN)
         let log = ReadingLog(cacheDirectory: cacheDirectory)
-        let shelf = FeedShelf(cacheDirectory: cacheDirectory, log: log, maxAge: maxAge, demoFailPage: demoFailPage, environment: environment)
+        // A client about to retry says so in a toast.
+        let notices = Notices()
+        let shelf = FeedShelf(cacheDirectory: cacheDirectory, log: log, maxAge: maxAge, demoFailPage: demoFailPage, notices: notices,
+                              environment: environment)
         defer { shelf.stop() }
         let start: BrowserLoop<NcursesScreen>.Start
         if let feed, let feedName {
-            start = .feed(FeedShelf.opened(feed, name: feedName, cacheDirectory: cacheDirectory, maxAge: maxAge))
+            start = .feed(FeedShelf.opened(feed, name: feedName, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
         } else if feedName == FeedShelf.demoName {
             do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }
         } else {
@@ -71,7 +74,7 @@ enum BrowseCommand {
         settings.marksWithGlyphs = chosenTheme == "mono"
         settings.watch = watch
         settings.watchInterval = watch ?? config.watch ?? 300
-        let services = BrowserLoop<NcursesScreen>.Services(open: open, copy: copy, log: log, shelf: shelf)
+        let services = BrowserLoop<NcursesScreen>.Services(open: open, copy: copy, log: log, shelf: shelf, notices: notices)
         return BrowserLoop(terminal: screen, start: start, services: services, settings: settings).run()
     }
 }

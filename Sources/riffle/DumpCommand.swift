@@ -17,11 +17,15 @@ enum DumpCommand {
     static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
         let options = try DumpOptions(arguments)
         let cacheDirectory = try CacheLocation.checked(arguments, create: true)
+        let warnings = DumpWarnings()
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = options.concurrency
+        // Pages that cannot be stored are still printed; the cache says why once, and so does dump.
+        configuration.log = { warnings.add($0) }
         let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
                                 client: Network.client(for: options.feed), configuration: configuration)
-        let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1, total: options.pages.count)
+        let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1, total: options.pages.count,
+                                warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
         write(output.header)
 
@@ -72,8 +76,20 @@ enum DumpCommand {
         return failures == 0 ? 0 : 1
     }
 
+    /// Writes to standard output; when that fails (a full disk under a redirection, a closed pipe)
+    /// riffle stops with one line saying why, rather than trapping in Foundation.
     private static func write(_ text: String) {
-        guard !text.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                guard errno == EINTR else {
+                    StandardError.message("cannot write the output: \(String(cString: strerror(errno)))")
+                    exit(1)
+                }
+                continue
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }

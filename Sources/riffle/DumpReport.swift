@@ -1,26 +1,31 @@
 import Foundation
 import RiffleKit
+import Synchronization
 
 /// What `riffle dump` says on standard error: failed pages (always), a progress bar (on a terminal
 /// only) and, with `--timings`, one JSON line per page and a summary line. With `--timings` standard
 /// error holds JSON lines only: a failed page is a line with an `error` field, and there is no bar.
-/// Text from a server (an error excerpt, a response's keys) goes through `TerminalSafe`.
+/// Text from a server (an error excerpt, a response's keys) goes through `TerminalSafe`. What the
+/// loader and its cache log (pages that could not be stored, a damaged entry removed) is printed
+/// once per distinct line, as `riffle: warning: ...` (with `--timings`, `{"warning": ...}`).
 final class DumpReport {
     private let timings: Bool
     private let progress: Bool
     private let total: Int
+    private let warnings: DumpWarnings
     private var done = 0
 
-    init(timings: Bool, progress: Bool, total: Int) {
+    init(timings: Bool, progress: Bool, total: Int, warnings: DumpWarnings = DumpWarnings()) {
         self.timings = timings
         self.progress = progress && !timings
         self.total = total
+        self.warnings = warnings
         drawProgress()
     }
 
     func page(_ outcome: DumpCommand.Outcome) {
         done += 1
-        var lines = ""
+        var lines = pendingWarnings()
         let ms = Self.milliseconds(outcome.duration)
         switch outcome.result {
         case .success(let page):
@@ -39,13 +44,17 @@ final class DumpReport {
     }
 
     func summary(pages: Int, errors: Int, initial: Duration, total: Duration) {
-        var text = ""
+        var text = pendingWarnings()
         if timings {
-            text = "{\"pages\": \(pages), \"errors\": \(errors), \"init_ms\": \(Self.milliseconds(initial)), "
+            text += "{\"pages\": \(pages), \"errors\": \(errors), \"init_ms\": \(Self.milliseconds(initial)), "
                 + "\"total_ms\": \(Self.milliseconds(total))}\n"
         }
         if progress { text = "\r\u{1B}[K" + text }
         write(text)
+    }
+
+    private func pendingWarnings() -> String {
+        warnings.take().map { timings ? "{\"warning\": \(TerminalSafe.jsonString($0))}\n" : StandardError.line("warning: " + $0) }.joined()
     }
 
     /// The names `--timings` uses for where a page came from.
@@ -79,4 +88,20 @@ final class DumpReport {
     }
 
     private func write(_ text: String) { StandardError.write(text) }
+}
+
+/// Log lines from any thread, each distinct one kept once until the report prints it.
+final class DumpWarnings: Sendable {
+    private let state = Mutex<(seen: Set<String>, pending: [String])>(([], []))
+
+    func add(_ line: String) {
+        state.withLock { if $0.seen.insert(line).inserted { $0.pending.append(line) } }
+    }
+
+    func take() -> [String] {
+        state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
+        }
+    }
 }

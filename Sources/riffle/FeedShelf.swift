@@ -13,6 +13,8 @@ final class FeedShelf: FeedShelving {
     let log: ReadingLog
     let maxAge: Int?
     let environment: [String: String]
+    /// Where each feed's client tells of a retry about to happen.
+    let notices: Notices
     /// The demo feed's server, started when the demo is first opened, stopped by `stop()`.
     private let demo = Mutex<DemoFeedServer?>(nil)
     private let demoFailPage: Int?
@@ -20,8 +22,9 @@ final class FeedShelf: FeedShelving {
     /// The name the demo goes by in the list.
     static let demoName = "demo"
 
-    init(cacheDirectory: URL, log: ReadingLog, maxAge: Int?, demoFailPage: Int? = nil,
+    init(cacheDirectory: URL, log: ReadingLog, maxAge: Int?, demoFailPage: Int? = nil, notices: Notices = Notices(),
          environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.notices = notices
         self.cacheDirectory = cacheDirectory
         self.log = log
         self.maxAge = maxAge
@@ -73,13 +76,14 @@ final class FeedShelf: FeedShelving {
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
-        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge)
+        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices)
     }
 
     /// The browser's view of `feed`: its pages through a `PageLoader` on the cache, filed in the
     /// reading log under `name` (how it is opened again).
-    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?) -> OpenedFeed {
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, client: Network.client(for: feed))
+    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?, notices: Notices) -> OpenedFeed {
+        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
+                                client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
         return OpenedFeed(pages: BrowsePages(loader: loader, maxAge: maxAge), title: feed.name,
                           reference: ReadingLog.FeedRef(id: feed.id, name: name, title: feed.name))
     }

@@ -30,6 +30,20 @@ struct BrowserLoopTests {
         #expect(run.terminal.isRestored)
     }
 
+    @Test func aNoticeFromElsewhereShowsAsAToastWhileThePageLoads() async {
+        // Given a page that is still loading
+        let run = LoopRun(terminal: InMemoryTerminal(size: LoopFixture.size), pages: MockPageSource())
+        defer { run.pages.failEverythingWaiting() }
+        _ = await run.calls(1)
+        // When the client says it will retry (as riffle's RetryNotice plugin does)
+        run.notices.post("retrying in 4 s (HTTP 429 Too Many Requests)")
+        // Then the next frames say so, over the list
+        #expect(await run.frame { $0.description.contains("retrying in 4 s (HTTP 429") } != nil,
+                "\(run.terminal.lastFrame?.description ?? "")")
+        run.terminal.send(.key(.character("q")))
+        #expect(await run.exitStatus() == 0)
+    }
+
     @Test func withNothingStoredTheFirstFrameSaysLoading() async {
         let run = LoopRun(terminal: InMemoryTerminal(size: LoopFixture.size), pages: MockPageSource())
         defer { run.pages.failEverythingWaiting() }

@@ -21,9 +21,9 @@ struct DailyLoopTests {
                     firstDrawSawLog: LockedValue<Bool?> = LockedValue(nil)) -> LoopRun {
         let log = ReadingLog(cacheDirectory: folder.url)
         let path = log.path
-        return LoopRun(terminal: terminal, pages: pages) {
+        return LoopRun(terminal: terminal, pages: pages) { notices in
             let services = BrowserLoop<ProbeTerminal>.Services(copy: { text in copied.set(copied.get() + [text]); return nil },
-                                                               log: log, shelf: shelf)
+                                                               log: log, shelf: shelf, notices: notices)
             let probe = ProbeTerminal(terminal) {
                 if firstDrawSawLog.get() == nil { firstDrawSawLog.set(FileManager.default.fileExists(atPath: path)) }
             }

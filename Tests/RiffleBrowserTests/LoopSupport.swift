@@ -94,21 +94,22 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 final class LoopRun: Sendable {
     let terminal: InMemoryTerminal
     let pages: MockPageSource
+    let notices = Notices()
     private let finished = DispatchSemaphore(value: 0)
     private let status = LockedValue<Int32?>(nil)
 
     convenience init(terminal: InMemoryTerminal, pages: MockPageSource, now: Date = LoopFixture.now) {
-        self.init(terminal: terminal, pages: pages) {
-            BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }).run()
+        self.init(terminal: terminal, pages: pages) { notices in
+            BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }, notices: notices).run()
         }
     }
 
-    /// A run of the loop `run` makes and runs (on the thread started here).
-    init(terminal: InMemoryTerminal, pages: MockPageSource, run: @escaping @Sendable () -> Int32) {
+    /// A run of the loop `run` makes (with the run's `notices`) and runs, on the thread started here.
+    init(terminal: InMemoryTerminal, pages: MockPageSource, run: @escaping @Sendable (Notices) -> Int32) {
         self.terminal = terminal
         self.pages = pages
-        let thread = Thread { [finished, status] in
-            status.set(run())
+        let thread = Thread { [finished, status, notices] in
+            status.set(run(notices))
             finished.signal()
         }
         thread.start()

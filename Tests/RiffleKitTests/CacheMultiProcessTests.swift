@@ -1,4 +1,6 @@
+import DemoServer
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -40,11 +42,11 @@ struct CacheMultiProcessTests {
         var configuration = Self.configuration()
         configuration.log = { line in lines.withLock { $0.append(line) } }
 
-        let statuses = try CacheChildProcess.run(filter: "childWriter", environments: ["a", "b"].map {
+        let children = try await CacheChildProcess.run(filter: "childWriter", environments: ["a", "b"].map {
             [Self.directoryVariable: directory.path, Self.writerVariable: $0]
         })
 
-        #expect(statuses == [0, 0])
+        #expect(children.allSatisfy { $0.passed("childWriter") }, "\(children.map(CacheChildProcess.failures))")
         let cache = ResponseCache(directory: directory, configuration: configuration)
         var writers: Set<String> = []
         for key in 0..<Self.keys {
@@ -58,5 +60,76 @@ struct CacheMultiProcessTests {
         let bodyFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("responses").path)
             .filter { $0.hasSuffix(".body") }
         #expect(bodyFiles.count == Self.keys / 2)  // every replaced body file was removed
+    }
+
+    static let templateVariable = "RIFFLE_CACHE_CHILD_TEMPLATE"
+    static let pages = 8
+
+    /// A feed whose every answer is new: its version (a counter across all requests) is in the body
+    /// and in the ETag, so a page whose metadata and body came from two answers is caught. The first
+    /// request for a page waits (up to 2 s) for the second, so both processes store it at once.
+    static func changingServer() throws -> HTTPServer {
+        let state = Mutex((version: 0, arrivals: [String: Int]()))
+        return try HTTPServer { request in
+            let page = request.query("page") ?? "?"
+            let arrival = state.withLock { $0.arrivals[page, default: 0] += 1; return $0.arrivals[page]! }
+            let deadline = ContinuousClock.now + .seconds(2)
+            while arrival % 2 == 1, state.withLock({ $0.arrivals[page]! }) == arrival, ContinuousClock.now < deadline {
+                usleep(500)
+            }
+            let version = state.withLock { $0.version += 1; return $0.version }
+            let padding = String(repeating: "x", count: version % 7 * 900)
+            return .json(#"{"version": \#(version), "items": [{"id": \#(version), "title": "page \#(page) v\#(version)", "pad": "\#(padding)"}]}"#,
+                         headers: [("ETag", "\"v\(version)\""), ("Cache-Control", "max-age=600")])
+        }
+    }
+
+    static let rounds = 5
+
+    /// The child's work: `riffle dump --refresh` of every page, five times. Does
+    /// nothing unless started by `twoProcessesRefreshingOneFeedLeaveEveryPageWhole`.
+    @Test func childPageRefresher() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[Self.directoryVariable], let template = environment[Self.templateVariable],
+              let writer = environment[Self.writerVariable] else { return }
+        let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: URL(fileURLWithPath: path), transport: CurlTransport())
+        _ = writer
+        for _ in 0..<Self.rounds {
+            // Both in the same order, so they write each page at about the same moment.
+            for number in 1...Self.pages {
+                let page = try await loader.load(number, policy: .reloadIgnoringCache)
+                #expect(page.source == .network && page.items.count == 1)
+            }
+        }
+    }
+
+    @Test func twoProcessesRefreshingOneFeedLeaveEveryPageWhole() async throws {
+        let server = try Self.changingServer()
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-refresh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let template = server.baseURL.absoluteString + "/feed?page={page}"
+
+        let children = try await CacheChildProcess.run(filter: "childPageRefresher", environments: ["a", "b"].map {
+            [Self.directoryVariable: directory.path, Self.templateVariable: template, Self.writerVariable: $0]
+        })
+
+        #expect(children.allSatisfy { $0.passed("childPageRefresher") }, "\(children.map(CacheChildProcess.failures))")
+        #expect(server.requestCount == 2 * Self.rounds * Self.pages)
+        let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: directory, transport: CurlTransport())
+        for number in 1...Self.pages {
+            // The row's metadata and the file are one answer's: the ETag names the body's version.
+            let stored = try #require(loader.store.stored(number), "page \(number) lost")
+            let version = try #require(JSONParser.parse(stored.data)["version"]?.doubleValue)
+            #expect(stored.metadata?.etag == "\"v\(Int(version))\"", "page \(number)")
+            #expect(stored.metadata?.url == template.replacingOccurrences(of: "{page}", with: "\(number)"))
+            // And `--offline` finds it.
+            let page = try await loader.load(number, policy: .returnCacheDontLoad)
+            #expect(page.data == stored.data && page.source == .disk)
+        }
+        #expect(server.requestCount == 2 * Self.rounds * Self.pages)
+        let names = try FileManager.default.contentsOfDirectory(atPath: loader.store.directory.path).sorted()
+        #expect(names == (1...Self.pages).map { "feed_\($0).json" }.sorted(), "no temporary file left")
+        #expect(try await loader.cache.statistics().entryCount == Self.pages)
     }
 }

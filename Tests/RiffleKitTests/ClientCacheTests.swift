@@ -9,7 +9,7 @@ final class InMemoryResponseCache: ResponseCaching {
     private let stored = Mutex([URL: HTTPResponse]())
     var count: Int { stored.withLock { $0.count } }
 
-    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse {
@@ -24,14 +24,14 @@ final class InMemoryResponseCache: ResponseCaching {
         return CachedResponse(response: response, source: .network)
     }
 
-    func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func responses(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                    validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                    fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do throws(RiffleError) {
-                    continuation.yield(try await self.response(for: request, policy: policy, maxAge: maxAge,
+                    continuation.yield(try await self.response(for: request, policy: policy, lifetime: lifetime,
                                                                validate: validate, fetch: fetch))
                     continuation.finish()
                 } catch {
@@ -41,6 +41,13 @@ final class InMemoryResponseCache: ResponseCaching {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    func statistics() -> CacheStatistics {
+        let size = stored.withLock { $0.values.reduce(0) { $0 + $1.body.count } }
+        return CacheStatistics(totalSize: size, entryCount: count, sizeLimit: .max, feeds: [])
+    }
+
+    func removeAll() { stored.withLock { $0.removeAll() } }
 }
 
 @Suite("Client with a cache: validation before storing, sources, GET only")

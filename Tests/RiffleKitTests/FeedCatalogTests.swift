@@ -23,7 +23,8 @@ struct FeedCatalogTests {
         #expect(issues.maxAge == 900)
         #expect(catalog["algolia-swift"]?.pagination == Pagination(.pageNumber(firstPage: 0)))
         #expect(catalog["catalog"]?.pagination == Pagination(.offset(limit: 50), hasMorePath: "meta.has_more"))
-        #expect(catalog["catalog"]?.envelope == Envelope(successPath: "ok", errorPath: "error.message"))
+        #expect(catalog["catalog"]?.envelope == EnvelopeRule(successPath: ["ok"], successValue: true, payloadPath: [],
+                                                            messagePaths: [["error", "message"]], missingFlag: .success))
         #expect(catalog["slack-like"]?.pagination.style == .cursor(path: "response_metadata.next_cursor", parameter: "cursor"))
         let feed = try issues.feed(argument: nil)
         #expect(feed.url(forPage: 1).absoluteString == "https://api.github.com/issues?filter=assigned&per_page=50&state=open")

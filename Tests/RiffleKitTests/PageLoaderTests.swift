@@ -4,7 +4,7 @@ import Testing
 @testable import RiffleKit
 
 @Suite("PageLoader against the demo server on 127.0.0.1")
-struct PageLoaderTests {
+final class PageLoaderTests: Sendable {
     let server: DemoFeedServer
     let cache: URL
     let loader: PageLoader
@@ -13,6 +13,11 @@ struct PageLoaderTests {
         server = try DemoFeedServer(latency: .zero)
         cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pages-\(UUID().uuidString)")
         loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: CurlTransport())
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: cache)
     }
 
     func file(_ page: Int) -> URL { loader.store.bodyURL(page) }
@@ -49,13 +54,13 @@ struct PageLoaderTests {
     func failedReloadLeavesTheOldFileByteIdentical(breakage: DemoFeedServer.Breakage) async throws {
         _ = try await loader.load(3)
         let before = try Data(contentsOf: file(3))
-        let metaBefore = try Data(contentsOf: loader.store.metadataURL(3))
+        let metaBefore = try #require(loader.store.readMetadata(3))
         server.brokenPages = [3: breakage]
 
         await #expect(throws: RiffleError.self) { try await loader.load(3, policy: .reloadIgnoringCache) }
 
         #expect(try Data(contentsOf: file(3)) == before)
-        #expect(try Data(contentsOf: loader.store.metadataURL(3)) == metaBefore)
+        #expect(loader.store.readMetadata(3) == metaBefore)
         let cached = try await loader.load(3)
         #expect(cached.source == .disk)
     }
@@ -176,12 +181,10 @@ struct PageLoaderTests {
     @Test func pageFilesArePrivateAndNoTemporaryFileIsLeft() async throws {
         _ = try await loader.load(1)
         _ = try await loader.load(1, policy: .reloadIgnoringCache)  // replaced in place
-        for file in [loader.store.bodyURL(1), loader.store.metadataURL(1)] {
-            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
-            #expect(mode == 0o600, "\(file.lastPathComponent)")
-        }
+        let mode = try FileManager.default.attributesOfItem(atPath: loader.store.bodyURL(1).path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
         let names = try FileManager.default.contentsOfDirectory(atPath: loader.store.directory.path).sorted()
-        #expect(names == ["feed_1.json", "feed_1.meta.json"])
+        #expect(names == ["feed_1.json"])  // its metadata is in the index
         #expect(loader.store.readMetadata(1)?.url == server.template.replacingOccurrences(of: "{page}", with: "1"))
     }
 

@@ -15,7 +15,7 @@ struct PaginationTests {
     }
 
     func loader(_ path: String, _ pagination: Pagination, environment: [String: String] = [:],
-                itemPath: String? = nil, headers: [String: String] = [:], envelope: Envelope? = nil) throws -> PageLoader {
+                itemPath: String? = nil, headers: [String: String] = [:], envelope: EnvelopeRule? = nil) throws -> PageLoader {
         var configuration = PageLoader.Configuration()
         configuration.environment = environment
         let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination, itemPath: itemPath,
@@ -78,8 +78,11 @@ struct PaginationTests {
     @Test func aCursorPageWithoutMetadataIsFetchedAgainForItsNextURL() async throws {
         let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
         _ = try await loader.load(1)
-        try FileManager.default.removeItem(at: loader.store.metadataURL(1))
-        let second = try await loader.load(2)
+        // Page 1's row loses its note (its URL and next link), as an older Riffle's row whose
+        // metadata file was gone; a new loader remembers nothing of page 1.
+        let index = try SQLiteDatabase(path: cache.appendingPathComponent("responses/index.sqlite").path, access: .readWrite)
+        try index.execute("UPDATE entries SET note = NULL")
+        let second = try await self.loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after"))).load(2)
         #expect(titles(second) == ["item 3", "item 4"])
         #expect(targets == ["/cursor", "/cursor", "/cursor?after=c1"])
     }
@@ -136,7 +139,8 @@ struct PaginationTests {
 
     @Test func anEnvelopeFailureIsAnErrorAndNothingIsStored() async throws {
         let loader = try loader("/envelope?page={page}", Pagination(.pageNumber(firstPage: 1)),
-                                envelope: Envelope(successPath: "ok", errorPath: "error"))
+                                envelope: EnvelopeRule(successPath: ["ok"], successValue: true, payloadPath: [],
+                                                      messagePaths: [["error"]], missingFlag: .success))
         await #expect(throws: RiffleError.envelope(message: "invalid_auth")) { try await loader.load(1) }
         #expect(loader.store.storedPages().isEmpty)
     }

@@ -11,12 +11,12 @@ struct EndToEndTests {
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
 
         // Given the first page on screen
-        let firstPage = session.waitUntil { session.screen().contains("page 1") && session.screen().contains("30 items") }
+        let firstPage = session.waitUntil { session.screen().contains("page 1") && session.screen().contains("item 1/30") }
         #expect(firstPage, "first page never appeared:\n\(session.screen())")
 
         // When n, then q
         try session.send("n")
-        let secondPage = session.waitUntil { session.screen().contains("page 2 · 60 items") }
+        let secondPage = session.waitUntil { session.screen().contains("/60 · page 2") }
         #expect(secondPage, "second page never appeared:\n\(session.screen())")
         try session.send("q")
 
@@ -60,7 +60,7 @@ struct ScreenEndToEndTests {
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
         // Resize while the first page is still loading.
         try session.resize(width: 60, height: 12)
-        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+        #expect(session.waitUntil { session.screen().contains("item 1/30") }, "\(session.screen())")
         var lines = session.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first?.hasPrefix(" riffle demo") == true)
         #expect(lines.count >= 12 && lines[11].contains("page 1"), "status bar on the last row:\n\(lines.joined(separator: "\n"))")
@@ -85,7 +85,7 @@ struct ColourEndToEndTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path] + arguments,
                                       environment: environment.merging(["LANG": "C.UTF-8", "TERM": "xterm-256color"]) { a, _ in a })
-        #expect(session.waitUntil { session.screen().contains("30 items") })
+        #expect(session.waitUntil { session.screen().contains("item 1/30") })
         let coloured = try session.tmux(["capture-pane", "-p", "-e", "-t", session.name])
         try session.send("q")
         _ = session.waitUntil { session.exitStatus() != nil }
@@ -112,19 +112,19 @@ struct RestoreEndToEndTests {
         // A shell in the pane, so the terminal's modes after riffle can be read back with stty.
         let session = try TmuxSession(command: ["bash", "--norc", "--noprofile"], environment: ["LANG": "C.UTF-8", "PS1": "$ "])
         try session.send("\(RiffleBinary.url.path) --cache-dir \(cache.path)", "Enter")
-        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+        #expect(session.waitUntil { session.screen().contains("item 1/30") }, "\(session.screen())")
 
         // The riffle this test started (the pane's shell's child), and no other process.
         let pid = try #require(try session.childProcess(running: RiffleBinary.url.path), "riffle is not running:\n\(session.screen())")
         kill(pid, ["INT": SIGINT, "TERM": SIGTERM, "SEGV": SIGSEGV][signal]!)
         // riffle has left the alternate screen: the shell's screen (with the command line) is back.
-        #expect(session.waitUntil { !session.screen().contains("30 items") }, "\(session.screen())")
+        #expect(session.waitUntil { !session.screen().contains("item 1/30") }, "\(session.screen())")
         try session.send("clear; stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon -e -echo -e -icanon; echo DONE-$((40+2))", "Enter")
 
         #expect(session.waitUntil { session.screen().contains("DONE-42") }, "\(session.screen())")
         let lines = session.screen().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains("echo") && lines.contains("icanon"), "line editing and echo are back:\n\(lines)")
         #expect(!lines.contains("-echo") && !lines.contains("-icanon"))
-        #expect(!session.screen().contains("30 items"), "the alternate screen was left")
+        #expect(!session.screen().contains("item 1/30"), "the alternate screen was left")
     }
 }

@@ -13,7 +13,7 @@ struct OptionsEndToEndTests {
         let session = try TmuxSession(command: [RiffleBinary.url.path, "--max-age", "0", "--cache-dir", fixture.cache.path, fixture.template],
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
         let title = String(fixture.server.feed.items[0].title.prefix(12))
-        let shown = session.waitUntil { session.screen().contains("30 items") && session.screen().contains("offline") }
+        let shown = session.waitUntil { session.screen().contains("item 1/30") && session.screen().contains("offline") }
         #expect(shown, "the stored page, marked offline:\n\(session.screen())")
         #expect(session.screen().contains(title), "\(session.screen())")
         try session.send("q")

@@ -5,7 +5,7 @@ extension ResponseCache {
     struct Transfer: Sendable {
         var key: CacheKey
         var request: HTTPRequest
-        var maxAge: TimeInterval?
+        var lifetime: CacheLifetime
         var location: BodyLocation
         /// Whether `validate` parses the body as JSON itself (PageLoader's does).
         var checksJSON: Bool
@@ -29,8 +29,10 @@ extension ResponseCache {
         case .failure(let error):
             let now = clock()
             if staleIfError, error.isNetworkFailure, let stale = entry(for: transfer.key, request: transfer.request, now: now) {
-                configuration.log("network failed (\(error)); serving a stale entry \(Int(now.timeIntervalSince(stale.fetchedAt))) s old")
-                return stale.value(.stale, url: transfer.request.url, now: now)
+                if staleWarnings.insert(error.description).inserted {
+                    configuration.log("network failed (\(error)); answering with stale entries from the cache")
+                }
+                return stale.value(.stale, url: transfer.request.url, now: now, lifetime: transfer.lifetime)
             }
             throw error
         }
@@ -109,8 +111,8 @@ extension ResponseCache {
             entry.serverMaxAge = freshness.serverMaxAge ?? entry.serverMaxAge
             entry.etag = response.header("ETag") ?? entry.etag
             entry.lastModified = response.header("Last-Modified") ?? entry.lastModified
-            renew(entry)
-            return .success(entry.value(.revalidated, url: response.url, now: now))
+            await renew(entry)
+            return .success(entry.value(.revalidated, url: response.url, now: now, lifetime: transfer.lifetime))
         }
         guard (200...299).contains(response.status) else {
             return .failure(.httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body)))
@@ -118,20 +120,21 @@ extension ResponseCache {
         // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
         if let failure = await Self.check(response, transfer) { return .failure(failure) }
         if Task.isCancelled { return .failure(.cancelled) }
-        if freshness.storable {
+        // `no-store` is the server's last word unless the app's cache time was asked to win over it.
+        if freshness.storable || transfer.lifetime.overridesServer {
             var feed: String?
-            if case .page(_, let feedID) = transfer.location { feed = feedID }
+            if case .page(_, let feedID, _) = transfer.location { feed = feedID }
             let entry = CacheEntry(key: transfer.key, status: response.status, headers: response.headers, body: response.body,
                                    fetchedAt: now, etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
                                    serverMaxAge: freshness.serverMaxAge,
                                    vary: CacheKey.varyFingerprint(vary: response.header("Vary"), request: transfer.request), feed: feed)
-            do { try store(entry, at: transfer.location) } catch {
-                // A page that cannot be written is an error for PageLoader; a response is still useful.
-                if feed != nil { return .failure(error) }
-                configuration.log("could not store a response: \(error)")
-            }
+            // The data first: an answer that cannot be stored (full disk, read-only or locked cache) is
+            // still the answer.
+            do { try await store(entry, at: transfer.location, response: response) } catch { warnNotStored(error) }
         }
-        return .success(CachedResponse(response: response, source: .network, fetchedAt: now, age: 0))
+        var value = CachedResponse(response: response, source: .network, fetchedAt: now, age: 0)
+        value.freshUntil = transfer.lifetime.expiry(fetchedAt: now, serverMaxAge: freshness.serverMaxAge)
+        return .success(value)
     }
 
     /// The content check and the caller's validation, off the actor; the error, or nil when the body may be stored.

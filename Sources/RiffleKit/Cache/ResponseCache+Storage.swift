@@ -14,52 +14,66 @@ extension ResponseCache {
         return found
     }
 
-    func store(_ entry: CacheEntry, at location: BodyLocation) throws(RiffleError) {
+    /// Stores `entry` (memory and disk). The body file is written before the index's lock is
+    /// waited for; the row and the file's rename happen together holding it.
+    func store(_ entry: CacheEntry, at location: BodyLocation, response: HTTPResponse) async throws(RiffleError) {
         memory.removeValue(for: entry.key)
-        let evicted = try disk().write(entry, at: location, now: clock())
+        let disk = try disk()
+        var note: String?
+        if case .page(_, _, let makeNote) = location { note = makeNote(response) }
+        let prepared = try disk.prepare(entry, at: location, note: note)
+        let now = clock()
+        let evicted = try await withIndexLock { () throws(RiffleError) in try disk.commit(prepared, now: now) }
         for key in evicted { memory.removeValue(for: key) }
-        if entry.feed == nil, !evicted.contains(entry.key) { memory.set(entry, for: entry.key, cost: entry.size) }
+        if entry.feed == nil, !evicted.contains(entry.key) { memory.set(prepared.entry, for: entry.key, cost: entry.size) }
     }
 
-    func renew(_ entry: CacheEntry) {
-        try? disk().renew(entry.key, fetchedAt: entry.fetchedAt, serverMaxAge: entry.serverMaxAge,
-                          etag: entry.etag, lastModified: entry.lastModified)
+    /// Records a 304: the stored body (only the version that was revalidated) is fresh again.
+    func renew(_ entry: CacheEntry) async {
         if entry.feed == nil { memory.set(entry, for: entry.key, cost: entry.size) }
+        guard let disk = diskForLookup() else { return }
+        do {
+            _ = try await withIndexLock { () throws(RiffleError) -> Bool? in
+                try disk.renew(entry.key, version: entry.version, fetchedAt: entry.fetchedAt, serverMaxAge: entry.serverMaxAge,
+                               etag: entry.etag, lastModified: entry.lastModified) ? true : nil
+            }
+        } catch {
+            warnNotStored(error)
+        }
     }
 
     /// Removes the stored response for `request`, if any.
-    public func removeResponse(for request: HTTPRequest) {
-        let key = CacheKey(request)
+    public func removeResponse(for request: HTTPRequest) async {
+        await remove(CacheKey(request))
+    }
+
+    /// Removes the entry for `key`: its row and its body.
+    func remove(_ key: CacheKey) async {
         memory.removeValue(for: key)
-        try? disk().remove(key)
+        guard let disk = diskForLookup(), disk.writable else { return }
+        _ = try? await withIndexLock { () throws(RiffleError) -> Bool? in try disk.remove(key) ? true : nil }
     }
 
     /// Total size, entry count and per-feed page figures.
     public func statistics() throws(RiffleError) -> CacheStatistics {
-        try disk().statistics()
+        guard FileManager.default.fileExists(atPath: indexPath) else {
+            return CacheStatistics(totalSize: 0, entryCount: 0, sizeLimit: configuration.sizeLimit, feeds: [])
+        }
+        if let diskStore { return diskStore.statistics() }
+        return try openDisk(create: false).statistics()
     }
 
-    /// Empties the cache: every response, every feed's pages.
-    public func removeAll() throws(RiffleError) {
+    /// Empties the cache: every response, every feed's pages, and the files of the cache's own
+    /// shapes that no row knows. Nothing else in the folder is touched.
+    public func removeAll() async throws(RiffleError) {
         memory.removeAll()
-        try disk().removeAll()
+        let disk = try disk()
+        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(feedID: nil) ? true : nil }
     }
 
     /// Removes one feed's pages (`Feed.id`).
-    public func removeFeed(_ feedID: String) throws(RiffleError) {
-        try disk().removeAll(feedID: feedID)
-    }
-
-    /// Records a page file that is on disk but not in the index (written before the index existed,
-    /// or the index was rebuilt), so it is revalidated and evicted like any other entry.
-    func adopt(_ entry: CacheEntry, at location: BodyLocation) throws(RiffleError) {
+    public func removeFeed(_ feedID: String) async throws(RiffleError) {
         let disk = try disk()
-        guard disk.read(entry.key, now: clock()) == nil else { return }
-        try disk.write(entry, at: location, now: clock(), writeBody: false)
-    }
-
-    /// Whether `request` has a row in the index.
-    func hasEntry(for request: HTTPRequest) -> Bool {
-        entry(for: CacheKey(request), request: request, now: clock()) != nil
+        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(feedID: feedID) ? true : nil }
     }
 }

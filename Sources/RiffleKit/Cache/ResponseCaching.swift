@@ -1,13 +1,18 @@
 import Foundation
 
 /// Something that answers requests from a cache according to a `CachePolicy`, asking `fetch` for the
-/// network when the policy and the entry's freshness call for it. `ResponseCache` is the implementation.
+/// network when the policy and the entry's freshness call for it. `ResponseCache` is the implementation;
+/// a `Client` uses one through `Client.Configuration.cache`.
 ///
 /// Identical requests that arrive while one is in flight share its transfer.
 ///
 /// ```swift
-/// let value = try await cache.response(for: request, policy: .returnCacheElseLoad, maxAge: 300,
-///                                      validate: { _ in }, fetch: { try await transport.send($0) })
+/// let cache = ResponseCache(directory: URL(filePath: "/tmp/riffle-example"))
+/// let request = HTTPRequest(url: URL(string: "https://api.example.com/items")!)
+/// let transport = CurlTransport()
+/// let value = try await cache.response(for: request, policy: .returnCacheElseLoad, lifetime: .server(fallback: 300),
+///                                      validate: { _ in }, fetch: { request throws(RiffleError) in try await transport.send(request) })
+/// print(value.source, try await cache.statistics().totalSize)
 /// ```
 public protocol ResponseCaching: Sendable {
     /// One value for `request`: cached, fetched, revalidated (304) or stale (network failed).
@@ -15,11 +20,11 @@ public protocol ResponseCaching: Sendable {
     /// - Parameters:
     ///   - policy: how the cache is used; `.returnCacheThenLoad` answers here with the network value
     ///     (use `responses` to get both values).
-    ///   - maxAge: how long a stored answer stays fresh, in seconds, unless the server's
-    ///     `Cache-Control`/`Expires` say otherwise; nil means only the server decides.
+    ///   - lifetime: how long a stored answer stays fresh: the server's headers with a fallback
+    ///     (RFC 9111), or a fixed time that overrides them.
     ///   - validate: rejects a 2xx answer that must not be stored or returned.
     ///   - fetch: sends the request (with any conditional headers the cache added).
-    func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         async throws(RiffleError) -> CachedResponse
@@ -27,10 +32,35 @@ public protocol ResponseCaching: Sendable {
     /// The values of `request` in order: for `.returnCacheThenLoad` the cached value (if any), then the
     /// network value with `differsFromCache` set; for other policies the single value of `response`.
     /// Errors are `RiffleError`.
-    func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+    func responses(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime,
                    validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                    fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
         -> AsyncThrowingStream<CachedResponse, any Error>
+
+    /// What the cache holds: total size, entry count, the size limit.
+    func statistics() async throws(RiffleError) -> CacheStatistics
+
+    /// Empties the cache.
+    func removeAll() async throws(RiffleError)
+}
+
+extension ResponseCaching {
+    /// `response(for:policy:lifetime:validate:fetch:)` with `.server(fallback: maxAge)`: the server's
+    /// headers decide, `maxAge` seconds when they say nothing.
+    public func response(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+                         validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
+                         fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
+        async throws(RiffleError) -> CachedResponse {
+        try await response(for: request, policy: policy, lifetime: .server(fallback: maxAge), validate: validate, fetch: fetch)
+    }
+
+    /// `responses(for:policy:lifetime:validate:fetch:)` with `.server(fallback: maxAge)`.
+    public func responses(for request: HTTPRequest, policy: CachePolicy, maxAge: TimeInterval?,
+                          validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
+                          fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
+        -> AsyncThrowingStream<CachedResponse, any Error> {
+        responses(for: request, policy: policy, lifetime: .server(fallback: maxAge), validate: validate, fetch: fetch)
+    }
 }
 
 /// A response together with where it came from and how old it is.
@@ -58,6 +88,12 @@ public struct CachedResponse: Sendable, Equatable {
     /// For the network value of `.returnCacheThenLoad`: whether its body differs from the cached value
     /// delivered before it (true when there was none). False for every other value.
     public var differsFromCache: Bool
+    /// Until when the value may be used without asking the server, as the cache decided (the
+    /// server's `Cache-Control`/`Expires`, else the request's `maxAge`); nil for an answer that
+    /// was not cached.
+    public var freshUntil: Date?
+    /// What the body's owner stored beside it (`BodyLocation.page`'s note).
+    var note: String?
 
     /// Creates a value; the cache makes these, tests and fakes may too.
     public init(response: HTTPResponse, source: Source, fetchedAt: Date = Date(), age: TimeInterval = 0, differsFromCache: Bool = false) {

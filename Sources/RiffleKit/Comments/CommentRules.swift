@@ -11,6 +11,7 @@ import Foundation
 /// ```swift
 /// let hn = CommentRules(url: "https://hn.algolia.com/api/v1/items/{objectID}", items: "children",
 ///                       children: "children", author: "author", text: "text", time: "created_at_i")
+/// let item = Item(id: "42280701", title: "Show HN", details: [], url: nil, createdAt: nil, fields: ["objectID": "42280701"])
 /// hn.url(for: item)   // https://hn.algolia.com/api/v1/items/42280701
 /// ```
 public struct CommentRules: Sendable, Hashable {

@@ -4,7 +4,10 @@ import Foundation
 /// after its parent), each with its depth, so a thread folds by skipping what follows it deeper.
 ///
 /// ```swift
-/// let thread = try CommentThread(JSONParser.parse(data), rules: hnRules)
+/// let hn = CommentRules(url: "https://hn.algolia.com/api/v1/items/{objectID}", items: "children",
+///                       children: "children", author: "author", text: "text", time: "created_at_i")
+/// let answer = Data(#"{"children": [{"author": "pg", "text": "<p>Hi &amp; welcome</p>", "children": []}]}"#.utf8)
+/// let thread = try CommentThread(JSONParser.parse(answer), rules: hn)
 /// for comment in thread.comments { print(String(repeating: "  ", count: comment.depth), comment.author ?? "?") }
 /// ```
 public struct CommentThread: Sendable, Equatable {

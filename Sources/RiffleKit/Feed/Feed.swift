@@ -30,8 +30,11 @@ public struct Feed: Sendable, Hashable {
     public var headers: [String: String]
     /// Query parameters added to every page URL built from the template.
     public var query: [String: String]
-    /// How a page reports failure inside a 200 answer, if it does.
-    public var envelope: Envelope?
+    /// How a page is asked for besides its URL: GET, or a method with a body template (`PageRequest`).
+    public var request: PageRequest = .get
+    /// How a page reports failure (on any status), if it does: one of the client's `EnvelopeRule`s. The
+    /// items are looked for in the whole page, envelope included.
+    public var envelope: EnvelopeRule?
     /// How long a stored page counts as fresh, in seconds; nil leaves it to the cache's default.
     public var maxAge: TimeInterval?
     /// What stands for `template` in `cacheIdentity`, for a feed whose URL changes from run to run while
@@ -56,6 +59,8 @@ public struct Feed: Sendable, Hashable {
         case .cursor(let path, let parameter): identity += " cursor=\(parameter)@\(path)"
         case .linkHeader: identity += " link"
         }
+        // Only a feed with a request template says so: a GET feed keeps the identity it always had.
+        if request != .get { identity += " \(request.method.rawValue) \(request.contentType) \(request.body ?? "")" }
         return identity
     }
 
@@ -76,13 +81,17 @@ public struct Feed: Sendable, Hashable {
     }
 
     /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
-    /// with a host and contain the placeholders the style needs.
-    /// - Parameter cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
+    /// with a host, and it or the request's body template must contain the placeholders the style needs.
+    /// - Parameters:
+    ///   - request: the method and body template of each page request (`PageRequest`); GET by default.
+    ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
-                envelope: Envelope? = nil, maxAge: TimeInterval? = nil, cacheIdentity: String? = nil) throws(TemplateError) {
-        for placeholder in pagination.requiredPlaceholders where !template.contains(placeholder) {
+                request: PageRequest = .get, envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil,
+                cacheIdentity: String? = nil) throws(TemplateError) {
+        for placeholder in pagination.requiredPlaceholders
+        where !template.contains(placeholder) && request.body?.contains(placeholder) != true {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
         }
         guard let url = URL(string: pagination.substitute(template, page: 1)), let scheme = url.scheme?.lowercased() else {
@@ -96,6 +105,7 @@ public struct Feed: Sendable, Hashable {
         self.fields = fields
         self.headers = headers
         self.query = query
+        self.request = request
         self.envelope = envelope
         self.maxAge = maxAge
         self.name = name ?? host
@@ -123,10 +133,19 @@ public struct Feed: Sendable, Hashable {
     /// they say: a page's `total` is reached when the pages before it and its own items add up to it.
     var requestedPageSize: Int? {
         if case .offset(let limit) = pagination.style { return limit }
-        guard let items = URLComponents(url: url(forPage: 1), resolvingAgainstBaseURL: false)?.queryItems else { return nil }
         let names: Set = ["per_page", "perPage", "page_size", "pageSize", "pagesize", "limit", "_limit", "size", "hitsPerPage",
                           "maxResults", "pagelen", "count", "rows"]
-        return items.lazy.filter { names.contains($0.name) }.compactMap { $0.value.flatMap { Int($0) } }.first { $0 > 0 }
+        let items = URLComponents(url: url(forPage: 1), resolvingAgainstBaseURL: false)?.queryItems ?? []
+        if let size = items.lazy.filter({ names.contains($0.name) }).compactMap({ $0.value.flatMap { Int($0) } }).first(where: { $0 > 0 }) {
+            return size
+        }
+        // A page request's body says it the same way: `"rows": 20` in JSON, `rows=20` in a form.
+        guard let body = request.body else { return nil }
+        let pairs = body.split(whereSeparator: { "{},&\n".contains($0) }).map { pair in
+            pair.split(separator: pair.contains("=") ? "=" : ":", maxSplits: 1)
+                .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" \t")) }
+        }
+        return pairs.lazy.filter { $0.count == 2 && names.contains($0[0]) }.compactMap { Int($0[1]) }.first { $0 > 0 }
     }
 
     /// What is wrong with a feed URL template; each reads as one line.

@@ -112,11 +112,21 @@ struct FieldReader {
                             time: try string(object, "time", in: "fields"))
     }
 
-    func envelope(_ value: JSONValue?) throws(FeedCatalog.Error) -> Envelope? {
+    /// `{"success": "ok", "error": "error.message"}`, optionally `"value": 200` (default `true`): an
+    /// `EnvelopeRule` whose missing flag passes, so only an answer that says it failed is an error.
+    func envelope(_ value: JSONValue?) throws(FeedCatalog.Error) -> EnvelopeRule? {
         guard let value else { return nil }
-        let object = try object(value, "envelope", allowed: ["success", "error"])
+        let object = try object(value, "envelope", allowed: ["success", "error", "value"])
         guard let success = try string(object, "success", in: "envelope", required: true) else { return nil }
-        return Envelope(successPath: success, errorPath: try string(object, "error", in: "envelope"))
+        var successValue: JSONValue = true
+        if let given = object["value"] {
+            guard given.scalarText != nil else { throw problem("envelope.value", "expected a string, number or boolean, got \(given.kind)") }
+            successValue = given
+        }
+        func keys(_ path: String) -> [String] { path.split(separator: ".", omittingEmptySubsequences: true).map(String.init) }
+        let messagePaths = try string(object, "error", in: "envelope").map { [keys($0)] } ?? [["error"], ["message"], ["msg"]]
+        return EnvelopeRule(successPath: keys(success), successValue: successValue, payloadPath: [],
+                            messagePaths: messagePaths, missingFlag: .success)
     }
 
     func comments(_ value: JSONValue?) throws(FeedCatalog.Error) -> CommentRules? {

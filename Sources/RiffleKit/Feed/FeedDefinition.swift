@@ -29,7 +29,7 @@ public struct FeedDefinition: Sendable, Equatable {
     /// Extra query parameters (`Feed.query`).
     public var query: [String: String]
     /// The failure envelope, if any (`Feed.envelope`).
-    public var envelope: Envelope?
+    public var envelope: EnvelopeRule?
     /// Seconds a stored page counts as fresh (`Feed.maxAge`).
     public var maxAge: TimeInterval?
     /// Where the items' comments are (`Feed.comments`).

@@ -24,26 +24,3 @@ public struct FieldMapping: Sendable, Hashable {
     /// Whether nothing is mapped.
     public var isEmpty: Bool { self == FieldMapping() }
 }
-
-/// How an API reports failure inside a 2xx answer, e.g. Slack's `{"ok": false, "error": "invalid_auth"}`.
-public struct Envelope: Sendable, Hashable {
-    /// A dotted path to a boolean that is `false` when the request failed.
-    public var successPath: String
-    /// A dotted path to the failure's message.
-    public var errorPath: String?
-
-    /// - Parameters:
-    ///   - successPath: where the `false` that marks a failure is.
-    ///   - errorPath: where the message is.
-    public init(successPath: String, errorPath: String? = nil) {
-        self.successPath = successPath
-        self.errorPath = errorPath
-    }
-
-    /// The failure `document` reports, or nil when it reports none.
-    public func failure(in document: JSONDocument) -> RiffleError? {
-        guard document.scalar(atPath: successPath)?.boolValue == false else { return nil }
-        let message = errorPath.flatMap { document.scalar(atPath: $0)?.scalarText } ?? "\(successPath) is false"
-        return .envelope(message: RiffleError.oneLine(message))
-    }
-}

@@ -30,6 +30,10 @@ public struct Page: Sendable, Equatable {
     public var totalPages: Int?
     /// How many items the feed has, when the page says (`total_count`, `nbHits`...).
     public var totalItems: Int?
+    /// Until when the page may be shown without asking the server again, as the cache decided: the
+    /// server's `Cache-Control`/`Expires`, else the feed's `maxAge` (or the loader's default). Past
+    /// it a stored page is stale. Nil when not known (a page made by hand, the empty page past the end).
+    public var freshUntil: Date?
 
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
         self.init(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status, isLastPage: false)

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 extension PageLoader {
-    /// The request for a page at `url` as the client sends it (the feed's headers, `${NAME}` expanded
-    /// now and never stored); its cache key is the page's index row.
-    nonisolated func pageRequest(url: URL) throws(RiffleError) -> HTTPRequest {
-        try client.request(for: pageEndpoint(url: url, policy: .returnCacheElseLoad))
+    /// The request for page `number` at `url` as the client sends it (the feed's headers, `${NAME}`
+    /// expanded now and never stored); its cache key is the page's index row.
+    nonisolated func pageRequest(_ number: Int, url: URL) throws(RiffleError) -> HTTPRequest {
+        try client.request(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
     }
 
     /// The feed's own max age, else the configuration's; the server's headers override both.
@@ -31,10 +32,16 @@ extension PageLoader {
         return ParsedBody(items: list.items, document: document, array: list.array)
     }
 
-    /// A page from its bytes read from disk, parsed once.
-    nonisolated func page(_ number: Int, data: Data, source: Page.Source, metadata: PageStore.Metadata?) throws(RiffleError) -> Page {
-        try page(number, data: data, source: source, fetchedAt: metadata?.fetchedAt ?? .distantPast,
-                 status: metadata?.status ?? 200, next: metadata?.next, known: metadata != nil)
+    /// A page read from the index and its file, parsed once.
+    nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(RiffleError) -> Page {
+        let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
+        var page = try page(number, data: stored.data, source: .disk, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
+                            next: stored.metadata?.next, known: stored.metadata != nil)
+        if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
+            page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
+                .expiry(fetchedAt: fetchedAt, serverMaxAge: stored.serverMaxAge)
+        }
+        return page
     }
 
     /// A page from its bytes, which were read from disk (see `parse(_:stored:)`).
@@ -52,9 +59,15 @@ extension PageLoader {
         return page
     }
 
-    /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry.
-    nonisolated func pageLocation(_ number: Int) -> BodyLocation {
-        .page(path: "feeds/\(feed.id)/feed_\(number).json", feed: feed.id)
+    /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry, and
+    /// their URL and next link (from the body `parsed` kept, read before storing) in its note.
+    nonisolated func pageLocation(_ number: Int, url: URL, parsed: ParsedBodyBox) -> BodyLocation {
+        .page(path: "feeds/\(feed.id)/feed_\(number).json", feed: feed.id, note: { response in
+            let kept = parsed.value.withLock { $0 }
+            let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false))
+            let next = body.flatMap { self.feed.pagination.nextURL(after: url, headers: response.headers, document: $0.document) }
+            return PageStore.note(url: url.absoluteString, next: next?.absoluteString)
+        })
     }
 
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
@@ -64,41 +77,23 @@ extension PageLoader {
         // up. This answers a miss here, with no trip through the cache's actor, so asking for many
         // new pages at once does not queue a lookup per page in front of the first page's request.
         guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
-        // Read once: where the page was fetched from (else where it would be), and its next link.
-        let metadata = store.readMetadata(number)
-        // In a chain (cursor, Link), a stored page counts only while its predecessor still points to
-        // it: once page N-1 was fetched again and names another next page, the old page N is a miss.
-        if feed.pagination.isSequential, number > 1, let metadata, let expected = pageURL(number),
-           metadata.url != expected.absoluteString {
-            return nil
-        }
-        guard let url = metadata.flatMap({ URL(string: $0.url) }) ?? pageURL(number),
-              let request = try? pageRequest(url: url) else { return nil }
-        var value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
-        if value == nil, await adoptUnindexedPage(number, request: request) {
-            value = await cache.cachedValue(for: request, maxAge: effectiveMaxAge)
-        }
-        guard let value else { return nil }
+        // Where the page would be fetched from: in a chain (cursor, Link) the URL the previous page
+        // points to. A page stored from another URL (the chain moved on) is another entry: a miss.
+        guard let url = pageURL(number), let request = try? pageRequest(number, url: url) else { return nil }
+        let lifetime = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
+        guard let value = await cache.cachedValue(for: request, lifetime: lifetime) else { return nil }
+        let metadata = PageStore.metadata(value.note, fetchedAt: value.fetchedAt, status: value.response.status, etag: nil, lastModified: nil)
+        if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {
-            return try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
-                            status: value.response.status, next: metadata?.next, known: metadata != nil)
+            var page = try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
+                                status: value.response.status, next: metadata?.next, known: metadata != nil)
+            page.freshUntil = value.freshUntil
+            return page
         } catch {
             configuration.log("removed corrupt cache file \(store.bodyURL(number).lastPathComponent): \(error)")
             await cache.removeResponse(for: request)
-            store.remove(number)
             return nil
         }
-    }
-
-    /// Indexes a page file written before the index knew it (an older Riffle, a rebuilt index), using
-    /// its `feed_<page>.meta.json`, so it is revalidated and evicted like any other entry.
-    private func adoptUnindexedPage(_ number: Int, request: HTTPRequest) async -> Bool {
-        guard let (data, metadata) = store.read(number), let metadata else { return false }
-        let entry = CacheEntry(key: CacheKey(request), status: metadata.status, headers: ["content-type": "application/json"],
-                               body: data, fetchedAt: metadata.fetchedAt, etag: metadata.etag, lastModified: metadata.lastModified,
-                               serverMaxAge: nil, vary: "", feed: feed.id)
-        do { try await cache.adopt(entry, at: pageLocation(number)) } catch { return false }
-        return true
     }
 
     static func source(_ source: CachedResponse.Source) -> Page.Source {
@@ -109,4 +104,15 @@ extension PageLoader {
         case .stale: .stale
         }
     }
+}
+
+/// A page's URL and the next page's, as its answer gave them.
+struct PageLink: Sendable, Equatable {
+    var url: String
+    var next: String?
+}
+
+/// The body a page's check read before it was stored, kept for the page's note so it is read once.
+final class ParsedBodyBox: Sendable {
+    let value = Mutex<(body: Data, parsed: PageLoader.ParsedBody)?>(nil)
 }

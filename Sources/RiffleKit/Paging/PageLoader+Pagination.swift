@@ -4,7 +4,14 @@ extension PageLoader {
     /// The URL of page `number`, or nil when the feed ended before it (the previous page gave no next link).
     nonisolated func pageURL(_ number: Int) -> URL? {
         guard feed.pagination.isSequential, number > 1 else { return feed.url(forPage: number) }
-        return store.readMetadata(number - 1)?.next.flatMap { URL(string: $0) }
+        return link(number - 1)?.next.flatMap { URL(string: $0) }
+    }
+
+    /// Page `number`'s URL and next link: as fetched or read in this run, else from its row in the
+    /// index; nil when unknown.
+    nonisolated func link(_ number: Int) -> PageLink? {
+        if let known = links.withLock({ $0[number] }) { return known }
+        return store.readMetadata(number).map { PageLink(url: $0.url, next: $0.next) }
     }
 
     /// What a page past the end is: empty and last, made without a request so the end is never requested forever.

@@ -14,9 +14,12 @@ import Synchronization
 /// answered at once without waiting behind fetches of other pages.
 ///
 /// ```swift
-/// let loader = PageLoader(feed: feed, cacheDirectory: cache, client: Client(Client.Configuration(baseURL: api)))
+/// let feed = try Feed(template: "https://lobste.rs/page/{page}.json")
+/// let cacheFolder = URL(filePath: NSTemporaryDirectory()).appending(path: "riffle-example")
+/// let loader = PageLoader(feed: feed, cacheDirectory: cacheFolder, client: Client(Client.Configuration(baseURL: api)))
 /// let page = try await loader.load(1)                           // disk if present, else network
 /// let fresh = try await loader.load(1, policy: .reloadIgnoringCache)
+/// print(page.items.map(\.title), fresh.source)
 /// ```
 public actor PageLoader {
     /// How a loader behaves.
@@ -29,7 +32,8 @@ public actor PageLoader {
         /// Told about events worth a log line (a corrupt file removed...).
         public var log: @Sendable (String) -> Void = { _ in }
         /// Seconds a page stays fresh when neither the server's `Cache-Control`/`Expires` nor the
-        /// feed's `maxAge` say; a stale page is revalidated (`If-None-Match`) before use.
+        /// feed's `maxAge` say (nil: the client's `defaultMaxAge`); a stale page is revalidated
+        /// (`If-None-Match`) before use.
         public var maxAge: TimeInterval? = 300
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
@@ -47,6 +51,9 @@ public actor PageLoader {
     nonisolated let client: Client
 
     private var inFlight: [Int: Task<Page, any Error>] = [:]
+    /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
+    /// even when its pages could not be stored (a full disk).
+    nonisolated let links = Mutex<[Int: PageLink]>([:])
     private nonisolated let limit: ConcurrencyLimit
     /// Origins other than the feed's that pages were fetched from, each logged once.
     private nonisolated let foreignOrigins = Mutex<Set<Origin>>([])
@@ -77,7 +84,7 @@ public actor PageLoader {
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.feed = feed
         self.cache = cache
-        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
+        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id, log: configuration.log)
         self.configuration = configuration
         self.clock = clock
         self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
@@ -100,7 +107,7 @@ public actor PageLoader {
             if let page = await storedPage(number), page.source == .disk || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
-            if number > 1, let previous = cachedPage(number - 1), previous.isLastPage { return endPage(number) }
+            if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
@@ -111,20 +118,28 @@ public actor PageLoader {
     /// parse). Callable from any thread: a browser paints its first frame from it without waiting
     /// for the actor.
     public nonisolated func peekCachedPage(_ number: Int) -> Page? {
-        guard let (data, metadata) = store.read(number) else { return nil }
-        return try? page(number, data: data, source: .disk, metadata: metadata)
+        guard let stored = storedOnDisk(number) else { return nil }
+        return try? page(number, stored: stored)
     }
 
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
-    public func cachedPage(_ number: Int) -> Page? {
-        guard let (data, metadata) = store.read(number) else { return nil }
+    public func cachedPage(_ number: Int) async -> Page? {
+        guard let stored = storedOnDisk(number) else { return nil }
         do {
-            return try page(number, data: data, source: .disk, metadata: metadata)
+            return try page(number, stored: stored)
         } catch {
             configuration.log("removed corrupt cache file \(store.bodyURL(number).lastPathComponent): \(error)")
-            store.remove(number)
+            await cache.remove(stored.key)
             return nil
         }
+    }
+
+    /// Page `number` as stored, when it answers the request this loader would send for it (its URL,
+    /// in a chain the one the previous page points to, and the same credentials).
+    private nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
+        guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(number, url: url),
+              stored.key == CacheKey(request) else { return nil }
+        return stored
     }
 
     private func fetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
@@ -164,7 +179,7 @@ public actor PageLoader {
             // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
             if let previous = inFlight[number - 1] { _ = try? await previous.value }
             // Without N-1's metadata its next URL is unknown, even when its body is on disk: fetch it again.
-            if store.readMetadata(number - 1) == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
+            if link(number - 1) == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
         }
         guard let url = pageURL(number) else { return endPage(number) }
         return try await performFetch(number, url: url, policy: policy)
@@ -175,29 +190,41 @@ public actor PageLoader {
         if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
             configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
-        let reply = try await client.perform(pageEndpoint(url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy),
-                                             target: CacheTarget(cache: cache, location: pageLocation(number)))
+        let parsedBody = ParsedBodyBox()
+        let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
+                                                          keep: parsedBody),
+                                             target: CacheTarget(cache: cache, location: pageLocation(number, url: url, parsed: parsedBody)))
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
         let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
-        if reply.source == .network || reply.source == .revalidated {
-            let metadata = PageStore.Metadata(url: url.absoluteString, fetchedAt: reply.fetchedAt, status: reply.response.status,
-                                              etag: reply.response.header("ETag"), lastModified: reply.response.header("Last-Modified"),
-                                              next: next?.absoluteString)
-            store.writeMetadata(number, metadata)
-        }
-        return page(number, parsed: parsed, data: reply.response.body, source: Self.source(reply.source), fetchedAt: reply.fetchedAt,
-                    status: reply.response.status, next: next?.absoluteString, known: true)
+        links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
+        var page = page(number, parsed: parsed, data: reply.response.body, source: Self.source(reply.source), fetchedAt: reply.fetchedAt,
+                        status: reply.response.status, next: next?.absoluteString, known: true)
+        page.freshUntil = reply.freshUntil
+        return page
     }
 
-    /// The endpoint of the page at `url`: its body checked and read by `parse` before anything is
-    /// stored, the loader's serial queue as its limit.
-    nonisolated func pageEndpoint(url: URL, policy: CachePolicy) -> Endpoint<ParsedBody> {
-        var endpoint = Endpoint<ParsedBody>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
-                                            cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
-                                            decoding: .raw { body throws(RiffleError) in try self.parse(body, stored: false) })
+    /// The endpoint of page `number` at `url`: the feed's method and body, its answer checked and read by
+    /// `parse` before anything is stored, the loader's serial queue as its limit. A page is a read
+    /// whatever its method: cached by body, retried, and shared with an identical load (by the cache).
+    /// - Parameter keep: where the body read before storing is kept, for the page's note.
+    nonisolated func pageEndpoint(_ number: Int, url: URL, policy: CachePolicy, keep: ParsedBodyBox? = nil) -> Endpoint<ParsedBody> {
+        var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
+                                            headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
+                                            decoding: .raw { body throws(RiffleError) in
+                                                let parsed = try self.parse(body, stored: false)
+                                                keep?.value.withLock { $0 = (body, parsed) }
+                                                return parsed
+                                            })
         endpoint.limit = limit
-        endpoint.envelope = .none
+        endpoint.cacheEligibility = .anyMethod
+        endpoint.retry = .always
+        // Pages always go through the cache, whose own table shares a page's transfer: the client's
+        // would only add a key to compute.
+        endpoint.duplicates = .send
+        endpoint.name = "page \(number)"
+        // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
+        endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none
         return endpoint
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 
 /// The pages of one feed on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact bytes the
-/// server sent and `feed_<page>.meta.json` what Riffle knows about them.
+/// server sent. What Riffle knows about a page (its URL and next link, fetch time, status,
+/// validators) is in its row of the cache's index, written in the same commit as the file, so a
+/// page's bytes and its metadata always agree (see `DiskCache`).
 ///
-/// Files are written atomically (a temporary file in the same folder, renamed over the old one; see
-/// `AtomicFile`), so a crash leaves either the old file or the new one. Folders are created with mode
-/// 0700 and files with 0600.
+/// A store reads through a connection to the index of its own (shared by its copies), so it can be
+/// read from any thread: the browser paints its first frame from it before the loader's actor runs.
+/// Files are 0600, folders 0700.
 public struct PageStore: Sendable {
-    /// What Riffle keeps beside each page. Times are Riffle's own: on Linux a file's "creation date"
-    /// is really its last status change.
+    /// What Riffle keeps about a page. Times are Riffle's own: on Linux a file's "creation date" is
+    /// really its last status change.
     public struct Metadata: Sendable, Equatable, Codable {
         public var url: String
         public var fetchedAt: Date
@@ -29,96 +31,117 @@ public struct PageStore: Sendable {
         }
     }
 
+    /// A stored page as the index describes it.
+    struct Stored {
+        var data: Data
+        var metadata: Metadata?
+        /// The cache key of the request it answers: a page is used only for the same request (the
+        /// same URL and credentials).
+        var key: CacheKey
+        /// The server's freshness lifetime, nil when it said nothing.
+        var serverMaxAge: TimeInterval?
+    }
+
     /// The feed's folder.
     public let directory: URL
-
+    let feedID: String
     /// The folder's path with a trailing slash: file paths are made by appending a name, which costs
     /// far less than `URL.appendingPathComponent` on every lookup.
     private let folderPath: String
+    let index: PageIndex
 
     /// - Parameters:
     ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
     ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
     public init(cacheDirectory: URL, feedID: String) {
+        self.init(cacheDirectory: cacheDirectory, feedID: feedID, log: { _ in })
+    }
+
+    /// - Parameter log: told about damaged entries found (and removed) while reading.
+    init(cacheDirectory: URL, feedID: String, log: @escaping @Sendable (String) -> Void) {
         directory = cacheDirectory.appendingPathComponent("feeds", isDirectory: true)
             .appendingPathComponent(feedID, isDirectory: true)
+        self.feedID = feedID
         let path = directory.path
         folderPath = path.hasSuffix("/") ? path : path + "/"
+        index = PageIndex(root: cacheDirectory, log: log)
     }
 
     public func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
-    public func metadataURL(_ page: Int) -> URL { URL(fileURLWithPath: metadataPath(page), isDirectory: false) }
     func bodyPath(_ page: Int) -> String { folderPath + "feed_\(page).json" }
-    func metadataPath(_ page: Int) -> String { folderPath + "feed_\(page).meta.json" }
+    /// The page's path in the index; nil for a feed id or number the cache would never write.
+    func path(_ page: Int) -> CachePath? { CachePath.page(feed: feedID, number: page) }
 
-    /// The stored bytes and metadata of `page`, or nil when it is not on disk.
+    /// The stored bytes and metadata of `page`, or nil when it is not on disk as the index describes it.
     public func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
-        guard let data = FileManager.default.contents(atPath: bodyPath(page)) else { return nil }
-        let metadata = FileManager.default.contents(atPath: metadataPath(page)).flatMap(Self.decodeMetadata)
-        return (data, metadata)
+        stored(page).map { ($0.data, $0.metadata) }
+    }
+
+    /// `page` with its metadata and key; nil when absent, damaged or not the file its row describes.
+    func stored(_ page: Int) -> Stored? {
+        guard let path = path(page), let entry = index.withDisk({ $0.entry(at: path) }) ?? nil else { return nil }
+        return Stored(data: entry.body, metadata: Self.metadata(entry.note, fetchedAt: entry.fetchedAt, status: entry.status,
+                                                                etag: entry.etag, lastModified: entry.lastModified),
+                      key: entry.key, serverMaxAge: entry.serverMaxAge)
     }
 
     /// `page`'s metadata alone, without reading its body; nil when absent or unreadable.
     public func readMetadata(_ page: Int) -> Metadata? {
-        FileManager.default.contents(atPath: metadataPath(page)).flatMap(Self.decodeMetadata)
+        guard let path = path(page), let row = index.withDisk({ $0.row(at: path) }) ?? nil else { return nil }
+        return Self.metadata(row.note, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt), status: row.status,
+                             etag: row.etag, lastModified: row.lastModified)
     }
 
-    /// Replaces `page` with `data`, atomically.
+    /// Replaces `page` with `data`, as if it had been fetched from `metadata.url` with a plain GET
+    /// (no credentials): for tools and tests. Waits up to 2 s for another program's lock on the
+    /// index, blocking the calling thread.
     public func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
-        try Self.makeDirectory(directory)
-        try AtomicFile.write(data, to: bodyURL(page))
-        try AtomicFile.write(Self.encodeMetadata(metadata), to: metadataURL(page))
+        guard let path = path(page), let url = URL(string: metadata.url) else {
+            throw .storage(path: bodyPath(page), reason: "not a page the cache can keep")
+        }
+        let note = Self.note(url: metadata.url, next: metadata.next)
+        let entry = CacheEntry(key: CacheKey(HTTPRequest(url: url)), status: metadata.status, headers: ["content-type": "application/json"],
+                               body: data, fetchedAt: metadata.fetchedAt, etag: metadata.etag, lastModified: metadata.lastModified,
+                               serverMaxAge: nil, vary: "", feed: feedID)
+        let stored = try index.withDisk(create: true) { disk throws(RiffleError) -> Bool in
+            let prepared = try disk.prepare(entry, at: .page(path: path.description, feed: feedID, note: { _ in note }), note: note)
+            return try disk.commit(prepared, now: Date(), wait: 2_000) != nil
+        }
+        guard stored == true else { throw .storage(path: index.indexPath, reason: "locked by another program") }
     }
 
-    /// Removes `page` (used when a stored file turns out to be corrupt).
+    /// Removes `page`, its row and its file. Waits up to 2 s for another program's lock on the index.
     public func remove(_ page: Int) {
-        try? FileManager.default.removeItem(at: bodyURL(page))
-        try? FileManager.default.removeItem(at: metadataURL(page))
+        guard let path = path(page) else { return }
+        _ = try? index.withDisk { disk throws(RiffleError) in try disk.remove(at: path, wait: 2_000) }
     }
 
-    /// The page numbers on disk, in order.
+    /// The page numbers the index holds for this feed, in order.
     public func storedPages() -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.compactMap { name -> Int? in
-            guard name.hasPrefix("feed_"), name.hasSuffix(".json"), !name.hasSuffix(".meta.json") else { return nil }
-            return Int(name.dropFirst(5).dropLast(5))
-        }.sorted()
+        (index.withDisk { $0.pagePaths(feedID: feedID) } ?? []).compactMap { CachePath.pageNumber($0.name) }.sorted()
     }
 
     /// Creates `url` and any missing parents with mode 0700.
     public static func makeDirectory(_ url: URL) throws(RiffleError) {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .storage(path: url.path, reason: RiffleError.oneLine(error.localizedDescription))
-        }
+        try CacheFolder.makeFolder(url)
     }
 
-    /// Metadata as one line of JSON, keys sorted (JSONEncoder costs more than writing the file).
-    static func encodeMetadata(_ metadata: Metadata) -> Data {
+    /// What a page's row keeps beside the index's own columns: its URL and next link, one line of JSON.
+    static func note(url: String, next: String?) -> String {
         var out = "{"
-        func member(_ key: String, _ text: String?, quoted: Bool = true) {
-            guard let text else { return }
-            if out.count > 1 { out += "," }
-            out += "\"\(key)\":"
-            if quoted { JSONWriter.writeString(text, into: &out) } else { out += text }
+        if let next {
+            out += "\"next\":"
+            JSONWriter.writeString(next, into: &out)
+            out += ","
         }
-        member("etag", metadata.etag)
-        member("fetchedAt", "\(metadata.fetchedAt.timeIntervalSince1970)", quoted: false)
-        member("lastModified", metadata.lastModified)
-        member("next", metadata.next)
-        member("status", "\(metadata.status)", quoted: false)
-        member("url", metadata.url)
-        return Data((out + "}").utf8)
+        out += "\"url\":"
+        JSONWriter.writeString(url, into: &out)
+        return out + "}"
     }
 
-    // Metadata is read on every disk hit: use the fast parser rather than JSONDecoder.
-    static func decodeMetadata(_ data: Data) -> Metadata? {
-        guard let value = try? JSONParser.parse(data), let url = value["url"]?.stringValue,
-              let fetched = value["fetchedAt"]?.doubleValue, let status = value["status"]?.doubleValue else { return nil }
-        return Metadata(url: url, fetchedAt: Date(timeIntervalSince1970: fetched), status: Int(status),
-                        etag: value["etag"]?.stringValue, lastModified: value["lastModified"]?.stringValue,
-                        next: value["next"]?.stringValue)
+    /// The metadata from a row's columns and its note; nil without a note naming the URL.
+    static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
+        guard let note, let value = try? JSONParser.parse(Data(note.utf8)), let url = value["url"]?.stringValue else { return nil }
+        return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: value["next"]?.stringValue)
     }
 }

@@ -10,11 +10,13 @@ import Foundation
 /// index is.
 ///
 /// ```swift
+/// let cache = FileManager.default.temporaryDirectory.appending(path: "riffle-example")
 /// let log = ReadingLog(cacheDirectory: cache)
-/// let feed = ReadingLog.FeedRef(id: feed.id, name: "hn", title: "hn")
-/// try await log.record(page.items, feed: feed)
-/// try await log.record([page.items[0]], feed: feed, seen: true)
-/// let seen = try await log.seenKeys(feed: feed.id)          // ["id:42"]
+/// let hn = ReadingLog.FeedRef(id: "a1b2c3", name: "hn", title: "Hacker News")   // id: the feed's `Feed.id`
+/// let items = [Item(id: "42", title: "Swift concurrency on Linux", details: [], url: nil, createdAt: nil, fields: ["id": "42"])]
+/// try await log.record(items, feed: hn)
+/// try await log.record([items[0]], feed: hn, seen: true)
+/// let seen = try await log.seenKeys(feed: hn.id)            // ["id:42"]
 /// let hits = try await log.search("swift concurrency")    // over every feed
 /// ```
 public actor ReadingLog {
@@ -80,7 +82,7 @@ public actor ReadingLog {
         let now = clock().timeIntervalSince1970
         let entries = items.map { Entry($0, textLimit: configuration.textLimit) }
         try run { db throws(SQLiteError) in
-            try db.transaction { () throws(SQLiteError) in
+            try db.writing { () throws(SQLiteError) in
                 for entry in entries {
                     try db.execute("""
                         INSERT INTO items (feed, key, feed_name, title, author, body, link, item_id, created, listed)
@@ -149,11 +151,11 @@ public actor ReadingLog {
     }
 
     private func openChecked() throws(SQLiteError) -> SQLiteDatabase {
-        let db = try SQLiteDatabase(path: path)
+        let db = try SQLiteDatabase(path: path, access: .readWrite)
         let check = try db.execute("PRAGMA quick_check").first?.first?.text ?? "ok"
         guard check == "ok" else { throw SQLiteError(code: 11, message: check) }  // SQLITE_CORRUPT
         chmod(path, 0o600)
-        try db.transaction { () throws(SQLiteError) in
+        try db.writing { () throws(SQLiteError) in
             for statement in Self.schema { try db.execute(statement) }
         }
         return db
@@ -219,4 +221,18 @@ public actor ReadingLog {
         )
         """,
     ]
+}
+
+extension SQLiteDatabase {
+    /// A write transaction with the reading log's typed errors, waiting up to a second for another
+    /// riffle's write to end (two browsers may share the cache folder).
+    fileprivate func writing(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        do {
+            try transaction(wait: 1_000) { () throws in try body() }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw .other("\(error)")
+        }
+    }
 }

@@ -5,7 +5,8 @@ extension Client {
     /// Sends `endpoints`, at most `maxConcurrent` at a time, and returns every outcome in the order given.
     ///
     /// ```swift
-    /// let results = await client.sendBatch([.page(1), .page(2), .page(3)])
+    /// let pages = (1...3).map { Endpoint<JSONValue>(.get, "/items", query: ["page": String($0)]) }
+    /// let results = await client.sendBatch(pages)
     /// for case .failure(let error) in results { print(error) }
     /// ```
     public func sendBatch<Response>(_ endpoints: [Endpoint<Response>], maxConcurrent: Int = Client.defaultBatchConcurrency)

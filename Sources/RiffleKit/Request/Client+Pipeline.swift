@@ -17,9 +17,10 @@ extension Client {
                            target: CacheTarget? = nil) async throws(RiffleError) -> ClientResponse<Response> {
         let request = try request(for: endpoint)
         let plugins = configuration.plugins
+        let call = ClientCall(request: request, name: endpoint.name, tags: endpoint.tags)
         let clock = ContinuousClock()
         let start = clock.now
-        for plugin in plugins { plugin.willSend(request) }
+        for plugin in plugins { plugin.willSend(call) }
         do throws(RiffleError) {
             let envelope = envelopeRule(for: endpoint)
             let fetch = fetcher(for: endpoint, context: context)
@@ -31,14 +32,16 @@ extension Client {
                 let value = try Self.decode(response, for: endpoint, envelope: envelope)
                 kept.withLock { $0 = (response.body, value) }
             }
-            // Only reads are cached: a POST's answer describes that one call.
-            if let target, endpoint.method == .get {
-                cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
-                                                         location: target.location, validate: validate, fetch: fetch)
-            } else if let cache = configuration.cache, endpoint.method == .get {
-                cached = try await cache.response(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
+            let lifetime = lifetime(for: endpoint)
+            if let target, Self.isCacheable(endpoint) {
+                // `validate` decodes the body itself: the cache need not parse it a second time.
+                cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
+                                                         location: target.location, checksJSON: true, validate: validate, fetch: fetch)
+            } else if let cache = configuration.cache, Self.isCacheable(endpoint) {
+                cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
                                                   validate: validate, fetch: fetch)
             } else if endpoint.cachePolicy == .returnCacheDontLoad {
+                // Cache-only never reaches the network, whatever the method and whether or not there is a cache.
                 throw .notCached
             } else {
                 cached = CachedResponse(response: try await fetch(request), source: .network)
@@ -47,12 +50,29 @@ extension Client {
                 if let kept, kept.body == cached.response.body { return kept.value }
                 return try Self.decode(cached.response, for: endpoint, envelope: envelope)
             }
-            for plugin in plugins { plugin.didReceive(cached, for: request, duration: clock.now - start) }
-            return ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
+            for plugin in plugins { plugin.didReceive(cached, for: call, duration: clock.now - start) }
+            var reply = ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
+            reply.freshUntil = cached.freshUntil
+            return reply
         } catch {
             let reported: RiffleError = Task.isCancelled ? .cancelled : error
-            for plugin in plugins { plugin.didFail(reported, for: request, duration: clock.now - start) }
+            for plugin in plugins { plugin.didFail(reported, for: call, duration: clock.now - start) }
             throw reported
+        }
+    }
+
+    /// Only reads are cached, unless the endpoint asks: a POST's answer usually describes that one call.
+    static func isCacheable<Response>(_ endpoint: Endpoint<Response>) -> Bool {
+        endpoint.method == .get || endpoint.cacheEligibility == .anyMethod
+    }
+
+    /// How long `endpoint`'s answers stay fresh: its `maxAge` (else the client's default) as a fallback
+    /// for the server's headers, or over them when the app's time has precedence.
+    func lifetime<Response>(for endpoint: Endpoint<Response>) -> CacheLifetime {
+        let seconds = endpoint.maxAge ?? configuration.defaultMaxAge
+        switch endpoint.maxAgePrecedence ?? configuration.maxAgePrecedence {
+        case .server: return .server(fallback: seconds)
+        case .app: return .fixed(seconds)
         }
     }
 
@@ -67,13 +87,8 @@ extension Client {
     /// Status, then JSON, envelope, shape, the endpoint's transform and its decoder.
     static func decode<Response>(_ response: HTTPResponse, for endpoint: Endpoint<Response>,
                                  envelope: EnvelopeRule?) throws(RiffleError) -> Response {
+        // A failure envelope with a message on an error status was turned into `.envelope` by the fetcher.
         guard (200...299).contains(response.status) else {
-            // A failure envelope on an error status carries a better message than the status.
-            if let envelope, let document = try? JSONParser.parse(response.body),
-               case .failure(let error) = Result(catching: { () throws(RiffleError) in try envelope.unwrap(document) }),
-               case .envelope = error {
-                throw error
-            }
             throw .httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body))
         }
         switch endpoint.decoding {

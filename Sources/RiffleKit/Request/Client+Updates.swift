@@ -2,56 +2,119 @@ import Foundation
 
 extension Client {
     /// Every answer for `endpoint` under its cache policy, as they come: with `.returnCacheThenLoad` the
-    /// cached value at once and then the network's. Without a cache (or for a non-GET) one network answer.
+    /// cached value at once, then the network's, which says whether it changed (`isUnchanged`: the same
+    /// body, or a 304). Without a cache (or for a method the cache does not keep) one network answer.
     ///
     /// ```swift
-    /// for try await reply in client.updates(Endpoint<[Story]>(.get, "/top", cachePolicy: .returnCacheThenLoad)) {
-    ///     show(reply.value, from: reply.source)
+    /// struct Story: Decodable, Sendable { var title: String }
+    ///
+    /// let top = Endpoint<[Story]>(.get, "/top", cachePolicy: .returnCacheThenLoad)
+    /// do throws(RiffleError) {
+    ///     for try await reply in client.updates(top, unchanged: .skip) {
+    ///         print(reply.source, reply.value.map(\.title))   // the cache's, then the network's if it differs
+    ///     }
+    /// } catch {
+    ///     print(error.isConnectivityFailure ? "offline" : "\(error)")
     /// }
     /// ```
-    public func updates<Response>(_ endpoint: Endpoint<Response>) -> AsyncThrowingStream<ClientResponse<Response>, any Error> {
-        guard let cache = configuration.cache, endpoint.method == .get else {
-            return AsyncThrowingStream { continuation in
-                let task = Task {
-                    do throws(RiffleError) {
-                        continuation.yield(try await send(endpoint))
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
-        }
-        return AsyncThrowingStream { continuation in
+    ///
+    /// Plugins see one call: one `willSend`, then `didReceive` with the last answer or `didFail`.
+    /// Ending the iteration early cancels the request.
+    /// - Parameter unchanged: `.skip` leaves out an answer equal to the one before it, as the seeds'
+    ///   callback did; `.deliver` (the default) yields it with `isUnchanged` set.
+    public func updates<Response>(_ endpoint: Endpoint<Response>, unchanged: UnchangedAnswers = .deliver) -> ClientUpdates<Response> {
+        ClientUpdates(AsyncThrowingStream { continuation in
             let task = Task {
-                let plugins = configuration.plugins
-                let clock = ContinuousClock()
-                let start = clock.now
-                var sent: HTTPRequest?
-                do {
-                    let request = try request(for: endpoint)
-                    sent = request
-                    for plugin in plugins { plugin.willSend(request) }
-                    let envelope = envelopeRule(for: endpoint)
-                    let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
-                        _ = try Self.decode(response, for: endpoint, envelope: envelope)
-                    }
-                    let answers = cache.responses(for: request, policy: endpoint.cachePolicy, maxAge: endpoint.maxAge,
-                                                  validate: validate, fetch: fetcher(for: endpoint, context: TransferContext()))
-                    for try await cached in answers {
-                        let value = try Self.decode(cached.response, for: endpoint, envelope: envelope)
-                        for plugin in plugins { plugin.didReceive(cached, for: request, duration: clock.now - start) }
-                        continuation.yield(ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt))
+                do throws(RiffleError) {
+                    var previous: ClientResponse<Response>?
+                    try await forEachUpdate(of: endpoint) { (reply: ClientResponse<Response>) in
+                        var reply = reply
+                        if let previous {
+                            reply.isUnchanged = reply.source == .revalidated || reply.response.body == previous.response.body
+                        }
+                        previous = reply
+                        if !(reply.isUnchanged && unchanged == .skip) { continuation.yield(reply) }
                     }
                     continuation.finish()
                 } catch {
-                    let reported = Task.isCancelled ? .cancelled : (error as? RiffleError ?? .transport(String(describing: error)))
-                    if let sent { for plugin in plugins { plugin.didFail(reported, for: sent, duration: clock.now - start) } }
-                    continuation.finish(throwing: reported)
+                    continuation.finish(throwing: error)
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
+        })
+    }
+
+    /// Calls `deliver` with each answer in order, as one call for the plugins.
+    private func forEachUpdate<Response>(of endpoint: Endpoint<Response>,
+                                         _ deliver: (ClientResponse<Response>) -> Void) async throws(RiffleError) {
+        guard let cache = configuration.cache, Self.isCacheable(endpoint), endpoint.cachePolicy == .returnCacheThenLoad else {
+            deliver(try await send(endpoint))
+            return
+        }
+        let request = try request(for: endpoint)
+        let plugins = configuration.plugins
+        let call = ClientCall(request: request, name: endpoint.name, tags: endpoint.tags)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for plugin in plugins { plugin.willSend(call) }
+        var last: CachedResponse?
+        do throws(RiffleError) {
+            let envelope = envelopeRule(for: endpoint)
+            let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
+                _ = try Self.decode(response, for: endpoint, envelope: envelope)
+            }
+            let answers = cache.responses(for: request, policy: endpoint.cachePolicy, lifetime: lifetime(for: endpoint),
+                                          validate: validate, fetch: fetcher(for: endpoint, context: TransferContext()))
+            do {
+                for try await cached in answers {
+                    let value = try Self.decode(cached.response, for: endpoint, envelope: envelope)
+                    last = cached
+                    deliver(ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt))
+                }
+            } catch {
+                throw RiffleError(wrapping: error)
+            }
+            if Task.isCancelled { throw .cancelled }
+            guard let last else { throw .notCached }
+            for plugin in plugins { plugin.didReceive(last, for: call, duration: clock.now - start) }
+        } catch {
+            let reported: RiffleError = Task.isCancelled ? .cancelled : error
+            for plugin in plugins { plugin.didFail(reported, for: call, duration: clock.now - start) }
+            throw reported
+        }
+    }
+}
+
+/// What `Client.updates(_:unchanged:)` does with an answer equal to the one before it.
+public enum UnchangedAnswers: Sendable, Equatable {
+    /// Yield it, with `isUnchanged` set (the default).
+    case deliver
+    /// Leave it out: a caller that already shows the cached value gets nothing more.
+    case skip
+}
+
+/// The answers of `Client.updates(_:unchanged:)`, in order: an `AsyncSequence` whose errors are
+/// `RiffleError`, so a `do throws(RiffleError)` around the loop needs no cast.
+public struct ClientUpdates<Response: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = ClientResponse<Response>
+    public typealias Failure = RiffleError
+
+    private let stream: AsyncThrowingStream<ClientResponse<Response>, any Error>
+
+    init(_ stream: AsyncThrowingStream<ClientResponse<Response>, any Error>) { self.stream = stream }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+
+    /// Reads the answers one at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<ClientResponse<Response>, any Error>.AsyncIterator
+
+        public mutating func next() async throws(RiffleError) -> ClientResponse<Response>? {
+            do { return try await base.next() } catch { throw RiffleError(wrapping: error) }
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RiffleError) -> ClientResponse<Response>? {
+            do { return try await base.next(isolation: actor) } catch { throw RiffleError(wrapping: error) }
         }
     }
 }

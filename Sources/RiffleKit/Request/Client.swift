@@ -4,6 +4,8 @@ import Foundation
 /// API, pass it where it is needed, and share it across tasks.
 ///
 /// ```swift
+/// struct Repo: Decodable, Sendable { var name: String }
+///
 /// var configuration = Client.Configuration(baseURL: URL(string: "https://api.example.com")!)
 /// configuration.processors = [.queryItem("version", "1.0.0")]
 /// configuration.envelope = .okResult
@@ -36,8 +38,23 @@ public final class Client: Sendable {
         public var timeout: Duration = .seconds(30)
         /// Headers on every request; processors and the endpoint's own headers come after.
         public var headers: [String: String] = ["Accept": "application/json"]
+        /// Names of headers that identify the user, wherever they are set (`headers`, an endpoint,
+        /// a processor): each is part of the cache key as a digest, so after a new login user B is never
+        /// served user A's answers, and none is carried to another origin by a redirect. `Authorization`
+        /// and `Cookie` always are; these names are the common custom ones (the seeds sent `token`).
+        public var credentialHeaders: Set<String> = ["token", "x-token", "access-token", "x-access-token", "x-auth-token",
+                                                     "api-key", "x-api-key"]
         /// The response cache; nil: every request goes to the network.
         public var cache: (any ResponseCaching)?
+        /// How long an answer counts as fresh when neither its endpoint (`maxAge`) nor the server
+        /// (`Cache-Control`, `Expires`) says: 180 s, the seeds' three minutes. Within it
+        /// `.returnCacheElseLoad` answers from the cache without a request; 0 asks the server every time
+        /// (revalidating with the stored ETag).
+        public var defaultMaxAge: TimeInterval = 180
+        /// Whose cache time wins when the server's caching headers and the app's disagree: the server's
+        /// (RFC 9111) unless set to `.app`, which keeps answers for `maxAge` even when the server says
+        /// `no-store` or `max-age=0`. An endpoint may choose for itself.
+        public var maxAgePrecedence: MaxAgePrecedence = .server
         /// Hooks around each request. Holds a `RequestLogPlugin` when `RIFFLE_LOG` names a file.
         public var plugins: [any ClientPlugin]
         /// How the client waits between retries; injectable so tests see the chosen delays.
@@ -55,6 +72,8 @@ public final class Client: Sendable {
     /// The configuration the client was built from.
     public let configuration: Configuration
     let transport: any HTTPTransporting
+    /// Transfers in flight, which identical requests join (`Endpoint.duplicates`).
+    let flights = TransferFlights()
 
     /// A client for `configuration`, sending through `transport` (by default a `CurlTransport` of its own;
     /// clients that share one share its connections).
@@ -84,6 +103,9 @@ public final class Client: Sendable {
             for processor in configuration.processors where trusted || !processor.isCredential {
                 try processor.apply(to: &request)
             }
+        }
+        for field in request.headers where configuration.credentialHeaders.contains(where: { $0.caseInsensitiveEquals(field.name) }) {
+            request.credentialHeaders.insert(field.name.lowercased())
         }
         return request
     }

@@ -4,6 +4,8 @@ extension Endpoint where Response: Decodable {
     /// An endpoint whose payload decodes with `JSONDecoder` into `Response`.
     ///
     /// ```swift
+    /// struct User: Decodable, Sendable { var id: Int; var name: String }
+    ///
     /// let user = Endpoint<User>(.get, "/users/42")
     /// let created = Endpoint<User>(.post, "/users", body: .json(["name": "Ada"]))
     /// ```
@@ -39,8 +41,10 @@ extension Endpoint where Response == Data {
     public static func data(_ method: HTTPMethod = .get, _ target: Target, query: KeyValuePairs<String, String> = [:],
                             body: RequestBody? = nil, headers: [String: String] = [:], timeout: Duration? = nil,
                             cachePolicy: CachePolicy = .returnCacheElseLoad, maxAge: TimeInterval? = nil) -> Self {
-        Endpoint(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
-                 body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: nil,
-                 decoding: .raw { $0 })
+        var endpoint = Endpoint(method: method, target: target, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
+                                body: body, headers: headers, timeout: timeout, cachePolicy: cachePolicy, maxAge: maxAge, shape: nil,
+                                decoding: .raw { $0 })
+        endpoint.envelope = .none
+        return endpoint
     }
 }

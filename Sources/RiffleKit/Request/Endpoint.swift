@@ -32,8 +32,13 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var timeout: Duration?
     /// How the client's cache is used (ignored when the client has none).
     public var cachePolicy: CachePolicy
-    /// How old a cached answer may be; nil: the cache's default.
+    /// How long, in seconds, a cached answer counts as fresh when the server's headers say nothing
+    /// (or always, under `.app` precedence); nil: the client's `defaultMaxAge`.
     public var maxAge: TimeInterval?
+    /// Whose cache time wins over the other's; nil: the client's `maxAgePrecedence`.
+    public var maxAgePrecedence: MaxAgePrecedence?
+    /// Which methods' answers the cache keeps: GET only, unless `.anyMethod` asks for this endpoint's.
+    public var cacheEligibility: CacheEligibility = .getOnly
     /// The JSON shape the payload must have; nil: anything.
     public var shape: JSONShape?
     /// Whether the client's request processors apply.
@@ -45,12 +50,21 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// A limit this endpoint's transfers share with others (a serial queue is `ConcurrencyLimit(1)`);
     /// nil: none beyond the transport's own.
     public var limit: ConcurrencyLimit?
+    /// What a call does while an identical one (method, URL, headers and body) is in flight.
+    public var duplicates: DuplicateHandling = .automatic
+    /// A name for plugins and logs ("login", "history"); nil: none.
+    public var name: String?
+    /// Labels for plugins, e.g. `[.silent]` to keep a loading indicator hidden for this endpoint.
+    public var tags: Set<RequestTag> = []
     /// Runs on the payload after the envelope is removed and the shape checked, before decoding.
     public var transform: (@Sendable (JSONValue) throws(RiffleError) -> JSONValue)?
     let decoding: Decoding<Response>
 
-    /// Where a request goes.
-    public enum Target: Sendable, Equatable, ExpressibleByStringLiteral {
+    /// Where a request goes. A string literal is a path against the primary base URL, and values
+    /// interpolated into it are percent-encoded as one path segment each, so
+    /// `Endpoint(.get, "/users/\(name)/repos")` stays on that path whatever `name` holds (`a/b` is sent
+    /// as `a%2Fb`, `日本` as `%E6%97%A5%E6%9C%AC`); `\(raw: text)` puts text in as it is.
+    public enum Target: Sendable, Equatable, ExpressibleByStringInterpolation {
         /// A path against the client's primary base URL. A string literal means this.
         case primary(String)
         /// A path against the client's secondary base URL (e.g. a fallback host).
@@ -59,6 +73,22 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case url(URL)
 
         public init(stringLiteral path: String) { self = .primary(path) }
+        public init(stringInterpolation path: PathInterpolation) { self = .primary(path.path) }
+
+        /// Builds a path from a string literal with interpolated values.
+        public struct PathInterpolation: StringInterpolationProtocol {
+            var path = ""
+
+            public init(literalCapacity: Int, interpolationCount: Int) { path.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+            public mutating func appendLiteral(_ literal: String) { path += literal }
+            /// `value` as one path segment: everything but RFC 3986's unreserved characters, sub-delimiters,
+            /// `:` and `@` percent-encoded (`/`, `?`, `#` and `%` included).
+            public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+                path += value.description.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? ""
+            }
+            /// `text` as it is, e.g. a prefix holding slashes: `"/\(raw: version)/items"`.
+            public mutating func appendInterpolation(raw text: String) { path += text }
+        }
     }
 
     /// Whether the client's request processors apply to an endpoint.
@@ -77,6 +107,27 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case none
         /// This rule instead of the client's.
         case rule(EnvelopeRule)
+    }
+
+    /// What a call does while an identical one is in flight (same method, URL, headers and body).
+    public enum DuplicateHandling: Sendable, Equatable {
+        /// GET and HEAD join it; other methods are sent again (the default).
+        case automatic
+        /// Join it whatever the method: five taps on "send" make one POST, and all five get its answer.
+        case join
+        /// Fail at once with `RiffleError.duplicate`, leaving the first to finish.
+        case drop
+        /// Send it again whatever the method.
+        case send
+    }
+
+    /// Which answers of an endpoint the client's cache keeps.
+    public enum CacheEligibility: Sendable, Equatable {
+        /// GET answers only (the default): other methods change things, their answers describe one call.
+        case getOnly
+        /// Any method's, keyed by method, URL and body: for an API whose queries are POSTs
+        /// (`{"page": 2, "rows": 20}`), which the seeds cached too.
+        case anyMethod
     }
 
     /// Whether an endpoint's transient failures are retried.
@@ -121,6 +172,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
         return copy
     }
 }
+
+/// What a value interpolated into an endpoint's path may keep as it is: RFC 3986's `pchar` without `%`.
+private let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@")
 
 /// How an endpoint turns an answer into its response type.
 enum Decoding<Response: Sendable>: Sendable {

@@ -3,11 +3,12 @@ import Foundation
 /// What a request sends: bytes and their `Content-Type`, built by one of the factories.
 ///
 /// ```swift
-/// .form(["q": "swift", "page": "2"])
-/// .json(["name": "Ada", "tags": ["math"]])
-/// .multipart(MultipartForm(fields: ["title": "Notes"],
-///                          files: [.init(name: "file", filename: "a.txt", contentType: "text/plain", data: bytes)]))
-/// .raw(bytes, contentType: "application/octet-stream")
+/// let form: RequestBody = .form(["q": "swift", "page": "2"])
+/// let json: RequestBody = .json(["name": "Ada", "tags": ["math"]])
+/// let upload: RequestBody = .multipart(MultipartForm(fields: ["title": "Notes"],
+///     files: [.init(name: "file", filename: "a.txt", contentType: "text/plain", data: bytes)]))
+/// let raw: RequestBody = .raw(bytes, contentType: "application/octet-stream")
+/// let search = Endpoint<JSONValue>(.post, "/search", body: form)
 /// ```
 public struct RequestBody: Sendable, Equatable {
     /// The bytes sent.

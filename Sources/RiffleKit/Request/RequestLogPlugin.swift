@@ -23,17 +23,17 @@ public final class RequestLogPlugin: ClientPlugin {
         return RequestLogPlugin(path: path)
     }
 
-    public func didReceive(_ response: CachedResponse, for request: HTTPRequest, duration: Duration) {
+    public func didReceive(_ response: CachedResponse, for call: ClientCall, duration: Duration) {
         let source = response.source == .network ? "network" : "cache"
-        write(request, outcome: "\(response.response.status) \(response.response.body.count)B", duration: duration, source: source)
+        write(call.request, outcome: "\(response.response.status) \(response.response.body.count)B", duration: duration, source: source)
     }
 
-    public func willRetry(_ request: HTTPRequest, after delay: Duration, because failure: RiffleError) {
-        write(request, outcome: "retry in \(delay.milliseconds)ms (\(failure))", duration: .zero, source: "network")
+    public func willRetry(_ call: ClientCall, after delay: Duration, because failure: RiffleError) {
+        write(call.request, outcome: "retry in \(delay.milliseconds)ms (\(failure))", duration: .zero, source: "network")
     }
 
-    public func didFail(_ error: RiffleError, for request: HTTPRequest, duration: Duration) {
-        write(request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
+    public func didFail(_ error: RiffleError, for call: ClientCall, duration: Duration) {
+        write(call.request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
     }
 
     private func write(_ request: HTTPRequest, outcome: String, duration: Duration, source: String) {

@@ -4,6 +4,7 @@ import Foundation
 /// can opt out with `processing = .none`.
 ///
 /// ```swift
+/// var configuration = Client.Configuration(baseURL: api)
 /// configuration.processors = [
 ///     .queryItem("version", "1.0.0"),
 ///     .header("Authorization", fromEnvironment: "API_TOKEN", prefix: "Bearer "),

@@ -1,6 +1,9 @@
 import CCurl
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libcurl's multi interface and the one thread that drives it.
 ///
@@ -20,6 +23,8 @@ final class CurlEngine: Sendable {
 
     private let inbox = Mutex(Inbox())
     private let multi: MultiHandle
+    /// The I/O thread's `pthread_self()`, so work it hands itself needs no wake-up.
+    private let ioThread = Atomic<UInt>(0)
 
     init(_ configuration: CurlTransport.Configuration) throws(RiffleError) {
         var error = [CChar](repeating: 0, count: 256)
@@ -67,7 +72,8 @@ final class CurlEngine: Sendable {
 
     private func submit(_ transfer: CurlTransfer) {
         inbox.withLock { $0.starts.append(transfer) }
-        _ = rc_multi_wakeup(multi.pointer)
+        // From the I/O thread itself (a freed place handed on) the loop looks again before it sleeps.
+        if ioThread.load(ordering: .relaxed) != UInt(pthread_self()) { _ = rc_multi_wakeup(multi.pointer) }
     }
 
     private func post(cancel transfer: CurlTransfer) {
@@ -78,7 +84,10 @@ final class CurlEngine: Sendable {
     // MARK: The I/O thread
 
     private func run(_ configuration: CurlTransport.Configuration) {
+        ioThread.store(UInt(pthread_self()), ordering: .relaxed)
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        // Waiting tasks are resumed only once the requests queued behind them have left.
+        var deliveries: [() -> Void] = []
 
         func finish(_ transfer: CurlTransfer, _ result: Result<HTTPResponse, RiffleError>) {
             if let easy = transfer.easy {
@@ -87,49 +96,52 @@ final class CurlEngine: Sendable {
             }
             // The place goes to the next request first, so it is sent in this same turn.
             if transfer.submitted { transfer.context.limit?.release() }
-            transfer.finish(result)
+            if let deliver = transfer.finish(result) { deliveries.append(deliver) }
         }
 
         while true {
-            let (starts, cancels, stopping) = inbox.withLock { inbox in
-                defer { inbox.starts.removeAll(keepingCapacity: true); inbox.cancels.removeAll(keepingCapacity: true) }
-                return (inbox.starts, inbox.cancels, inbox.stopping)
-            }
-            for transfer in starts {
-                if transfer.isFinished {
-                    // Cancelled while it waited for its place: hand the place on at once.
-                    transfer.context.limit?.release()
-                    continue
+            repeat {
+                let (starts, cancels, stopping) = inbox.withLock { inbox in
+                    defer { inbox.starts.removeAll(keepingCapacity: true); inbox.cancels.removeAll(keepingCapacity: true) }
+                    return (inbox.starts, inbox.cancels, inbox.stopping)
                 }
-                transfer.submitted = true
-                if transfer.cancelled.load(ordering: .relaxed) { finish(transfer, .failure(.cancelled)); continue }
-                switch transfer.makeHandle(configuration) {
-                case .success(let easy):
-                    running[easy] = transfer
-                    transfer.context.started?()
-                    if rc_multi_add_handle(multi.pointer, easy) != 0 { finish(transfer, .failure(.transport("curl_multi_add_handle failed"))) }
-                case .failure(let error):
-                    finish(transfer, .failure(error))
+                for transfer in starts {
+                    if transfer.isFinished {
+                        // Cancelled while it waited for its place: hand the place on at once.
+                        transfer.context.limit?.release()
+                        continue
+                    }
+                    transfer.submitted = true
+                    if transfer.cancelled.load(ordering: .relaxed) { finish(transfer, .failure(.cancelled)); continue }
+                    switch transfer.makeHandle(configuration) {
+                    case .success(let easy):
+                        running[easy] = transfer
+                        transfer.context.started?()
+                        if rc_multi_add_handle(multi.pointer, easy) != 0 { finish(transfer, .failure(.transport("curl_multi_add_handle failed"))) }
+                    case .failure(let error):
+                        finish(transfer, .failure(error))
+                    }
                 }
-            }
-            for transfer in cancels where !transfer.isFinished {
-                // Running, or still waiting for its place (it releases nothing until it gets one).
-                finish(transfer, .failure(.cancelled))
-            }
-            if stopping && running.isEmpty {
-                rc_multi_cleanup(multi.pointer)
-                return
-            }
-            var active: Int32 = 0
-            _ = rc_multi_perform(multi.pointer, &active)
-            var easy: UnsafeMutableRawPointer?
-            var code: Int32 = 0
-            while rc_multi_next_done(multi.pointer, &easy, &code) == 1 {
-                guard let done = easy, let transfer = running[done] else { continue }
-                finish(transfer, transfer.result(code: code))
-            }
-            // A request queued behind one that just finished goes out now, not after the poll.
-            if inbox.withLock({ !$0.starts.isEmpty || !$0.cancels.isEmpty }) { continue }
+                for transfer in cancels where !transfer.isFinished {
+                    // Running, or still waiting for its place (it releases nothing until it gets one).
+                    finish(transfer, .failure(.cancelled))
+                }
+                if stopping && running.isEmpty && deliveries.isEmpty {
+                    rc_multi_cleanup(multi.pointer)
+                    return
+                }
+                var active: Int32 = 0
+                _ = rc_multi_perform(multi.pointer, &active)
+                var easy: UnsafeMutableRawPointer?
+                var code: Int32 = 0
+                while rc_multi_next_done(multi.pointer, &easy, &code) == 1 {
+                    guard let done = easy, let transfer = running[done] else { continue }
+                    finish(transfer, transfer.result(code: code))
+                }
+                // A request queued behind one that just finished goes out now, not after the poll.
+            } while inbox.withLock({ !$0.starts.isEmpty || !$0.cancels.isEmpty })
+            for deliver in deliveries { deliver() }
+            deliveries.removeAll(keepingCapacity: true)
             var ready: Int32 = 0
             _ = rc_multi_poll(multi.pointer, running.isEmpty ? 60_000 : 1_000, &ready)
         }

@@ -58,9 +58,10 @@ final class CurlTransfer: @unchecked Sendable {
         if let ready { continuation.resume(returning: ready) }
     }
 
-    /// Delivers the outcome once; frees libcurl's handle.
-    func finish(_ result: Result<HTTPResponse, RiffleError>) {
-        guard !isFinished else { return }
+    /// Records the outcome once and frees libcurl's handle; returns what resumes the waiting task (nil
+    /// when it is not waiting yet: it then finds the outcome when it does).
+    func finish(_ result: Result<HTTPResponse, RiffleError>) -> (() -> Void)? {
+        guard !isFinished else { return nil }
         isFinished = true
         cleanUp()
         if case .success(let response) = result { reportFinalProgress(response) }
@@ -69,7 +70,7 @@ final class CurlTransfer: @unchecked Sendable {
             if handoff.waiting == nil { handoff.outcome = result }
             return handoff.waiting
         }
-        waiting?.resume(returning: result)
+        return waiting.map { waiting in { waiting.resume(returning: result) } }
     }
 
     private func cleanUp() {

@@ -149,14 +149,16 @@ extension App {
     }
 
     /// "offline" after a connection failure, else "network" (also for a page the server confirmed
-    /// unchanged), "stale" for a page the cache could not revalidate or older than
-    /// `AppState.staleAfter`, else "cache".
+    /// unchanged), "stale" for a page the cache could not revalidate or past its own freshness
+    /// (`PageInfo.freshUntil`; without one, older than `AppState.staleAfter`), else "cache".
     static func sourceLabel(_ info: PageInfo, state: AppState) -> String {
         if state.isOffline { return "offline" }
         switch info.source {
         case .network, .revalidated: return "network"
         case .stale: return "stale"
-        case .disk: return state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter ? "stale" : "cache"
+        case .disk:
+            let stale = info.freshUntil.map { state.now >= $0 } ?? (state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter)
+            return stale ? "stale" : "cache"
         }
     }
 }

@@ -23,7 +23,7 @@ public struct LoadedPage: Sendable, Equatable {
     /// The list's page for a loaded `Page`.
     public init(_ page: Page) {
         self.init(number: page.number, items: page.items,
-                  info: PageInfo(source: page.source, fetchedAt: page.fetchedAt, status: page.status))
+                  info: PageInfo(source: page.source, fetchedAt: page.fetchedAt, status: page.status, freshUntil: page.freshUntil))
         totalPages = page.totalPages
         totalItems = page.totalItems
     }
@@ -37,12 +37,15 @@ public struct PageInfo: Sendable, Equatable {
     public var fetchedAt: Date
     /// The HTTP status of the response.
     public var status: Int
+    /// Until when the page is fresh (`Page.freshUntil`); nil when not known.
+    public var freshUntil: Date?
 
     /// Facts about a page.
-    public init(source: Page.Source, fetchedAt: Date, status: Int) {
+    public init(source: Page.Source, fetchedAt: Date, status: Int, freshUntil: Date? = nil) {
         self.source = source
         self.fetchedAt = fetchedAt
         self.status = status
+        self.freshUntil = freshUntil
     }
 }
 

@@ -67,7 +67,8 @@ public struct AppState: Sendable, Equatable {
     }
     /// Set when a load failed for want of a connection; a page from the network clears it.
     public var isOffline = false
-    /// A cached page older than this shows as "stale" in the status bar.
+    /// A cached page that does not know its own freshness (`PageInfo.freshUntil`) shows as "stale"
+    /// in the status bar when older than this.
     public var staleAfter: TimeInterval = 3600
     /// The keys of the feed's items that were seen, as the reading log says; nil until it answered
     /// (items are then drawn as before, neither seen nor unseen).

@@ -5,6 +5,7 @@ import Foundation
 /// reads frames on another.
 ///
 /// ```swift
+/// let state = AppState(feedTitle: "demo", size: Size(width: 40, height: 8), now: Date())
 /// let terminal = InMemoryTerminal(size: Size(width: 40, height: 8), events: [.key(.down)])
 /// terminal.draw(App.view(state))
 /// terminal.lastFrame?.description

@@ -16,16 +16,30 @@ struct CacheEntry: Sendable, Equatable {
     var vary: String
     /// The feed whose page this is (its body is then that page's file), else nil.
     var feed: String?
+    /// What the body's owner keeps about it in the same row (a page: its URL and next link), written
+    /// with the body in one commit.
+    var note: String?
+    /// Random per store: a 304 renews only the version it revalidated, never one another process
+    /// wrote in the meantime. 0 until stored.
+    var version: Int64 = 0
 
     var size: Int { body.count }
 
-    func isFresh(now: Date, requestMaxAge: TimeInterval?) -> Bool {
-        Freshness.isFresh(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge, requestMaxAge: requestMaxAge, now: now)
+    func isFresh(now: Date, lifetime: CacheLifetime) -> Bool {
+        now < freshUntil(lifetime: lifetime)
     }
 
-    func value(_ source: CachedResponse.Source, url: URL, now: Date) -> CachedResponse {
-        CachedResponse(response: HTTPResponse(status: status, headers: headers, body: body, url: url),
-                       source: source, fetchedAt: fetchedAt, age: max(0, now.timeIntervalSince(fetchedAt)))
+    /// The moment it stops being fresh under `lifetime`.
+    func freshUntil(lifetime: CacheLifetime) -> Date {
+        lifetime.expiry(fetchedAt: fetchedAt, serverMaxAge: serverMaxAge)
+    }
+
+    func value(_ source: CachedResponse.Source, url: URL, now: Date, lifetime: CacheLifetime) -> CachedResponse {
+        var value = CachedResponse(response: HTTPResponse(status: status, headers: headers, body: body, url: url),
+                                   source: source, fetchedAt: fetchedAt, age: max(0, now.timeIntervalSince(fetchedAt)))
+        value.freshUntil = freshUntil(lifetime: lifetime)
+        value.note = note
+        return value
     }
 
     /// Headers that must never reach the disk.
@@ -33,9 +47,10 @@ struct CacheEntry: Sendable, Equatable {
 }
 
 /// Where an entry's body is kept.
-enum BodyLocation: Sendable, Equatable {
+enum BodyLocation: Sendable {
     /// Inline in the index when small, else a file under `responses/`.
     case automatic
-    /// A page: the exact bytes at `path` (relative to the cache root, e.g. `feeds/<id>/feed_3.json`).
-    case page(path: String, feed: String)
+    /// A page: the exact bytes at `path` (relative to the cache root, `feeds/<id>/feed_3.json`).
+    /// `note` makes what the owner keeps in the same row from the answer, just before it is stored.
+    case page(path: String, feed: String, note: @Sendable (HTTPResponse) -> String?)
 }

@@ -26,32 +26,87 @@ struct SQLiteError: Error, CustomStringConvertible {
     var code: Int32
     var message: String
     var corrupt: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+    /// Another connection holds a lock this statement needed.
+    var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    /// The file cannot be written (or its `-wal`/`-shm` created) here.
+    var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
+    /// Out of space, or an I/O failure (what a full disk looks like to SQLite).
+    var isFull: Bool { code & 0xff == SQLITE_FULL || code & 0xff == SQLITE_IOERR }
     var description: String { "SQLite \(code): \(message)" }
+
+    /// The failure in words, for a message about the index.
+    var plainReason: String {
+        switch code & 0xff {
+        case SQLITE_FULL: "no space left on device"
+        case SQLITE_READONLY: "read-only (\(message))"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: "damaged (\(message))"
+        case SQLITE_IOERR: "input/output error (\(message))"
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: "cannot be opened for writing (\(message))"
+        case SQLITE_BUSY, SQLITE_LOCKED: "locked by another program"
+        default: message
+        }
+    }
+
+    static func corruption(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CORRUPT, message: message) }
+    static func readOnly(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_READONLY, message: message) }
+    static func other(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_ERROR, message: message) }
 }
 
-/// A connection to one SQLite file in WAL mode, with prepared statements kept for reuse.
+/// A connection to one SQLite file, with prepared statements kept for reuse.
 ///
-/// Not Sendable: one actor (`DiskCache`'s owner) uses it. Other processes use their own connections;
-/// SQLite's file locks order the writers, and a busy or locked database is waited for and retried,
-/// never treated as corruption.
+/// Not Sendable: one owner uses it (the cache's actor, or a `PageIndex` behind its lock). Other
+/// processes use their own connections and SQLite's file locks order the writers. No statement
+/// waits long for a lock: reads wait at most `readTimeout` (in WAL mode only a recovery or a
+/// checkpoint can hold a reader up), and `transaction` asks for the write lock without waiting
+/// unless told to: the caller decides how long a write may wait, and where.
 final class SQLiteDatabase {
+    /// How a file is opened.
+    enum Access {
+        /// Read and write; created when missing. WAL mode, `synchronous=NORMAL`.
+        case readWrite
+        /// Read only, taking part in WAL locking (needs its `-shm` to exist or be creatable).
+        case readOnly
+        /// Read only, as a file nobody changes (`immutable=1`): no locks and no `-shm`, for a
+        /// database in a folder that cannot be written. Recent WAL contents are not seen.
+        case immutable
+    }
+
+    /// The longest a read waits for a lock.
+    static let readTimeout: Int32 = 100
+
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    /// How many times a busy statement is retried after SQLite's own busy timeout ran out.
-    private let busyRetries = 50
+    let access: Access
 
-    init(path: String) throws(SQLiteError) {
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+    init(path: String, access: Access) throws(SQLiteError) {
+        self.access = access
+        let noFollow: Int32 = 0x0100_0000  // SQLITE_OPEN_NOFOLLOW (3.31): the index is never a symbolic link
+        var flags = SQLITE_OPEN_NOMUTEX | noFollow
+        var name = path
+        switch access {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &handle, flags, nil)
         guard rc == SQLITE_OK else {
             let error = SQLiteError(code: rc, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "open failed")
             sqlite3_close_v2(handle)
+            handle = nil
             throw error
         }
-        sqlite3_busy_timeout(handle, 5_000)
-        // journal_mode needs a lock the first time; a WAL database reports "wal" without one.
-        try execute("PRAGMA journal_mode=WAL")
-        try execute("PRAGMA synchronous=NORMAL")
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.readTimeout)
+        if access == .readWrite {
+            // journal_mode needs the lock once, on a new file (another process may be creating it
+            // too); a WAL database reports "wal" without one.
+            sqlite3_busy_timeout(handle, 2_000)
+            defer { sqlite3_busy_timeout(handle, Self.readTimeout) }
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=NORMAL")
+        }
     }
 
     deinit {
@@ -59,33 +114,36 @@ final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
+    /// Whether writes are refused (a read-only file, folder or file system, or opened for reading).
+    var isReadOnly: Bool { access != .readWrite || sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Runs `sql` with `bindings` and returns its rows.
     @discardableResult
     func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        var attempt = 0
-        while true {
-            do {
-                return try run(sql, bindings)
-            } catch where error.code & 0xff == SQLITE_BUSY || error.code & 0xff == SQLITE_LOCKED {
-                // Another process holds the lock past the busy timeout: wait and retry, never give up the cache.
-                attempt += 1
-                if attempt > busyRetries { throw error }
-                usleep(UInt32(min(attempt, 20)) * 10_000)
-            }
-        }
+        try run(sql, bindings)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, so a read-then-write is atomic across processes.
-    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, so a read-then-write is atomic across
+    /// processes. Waits at most `wait` milliseconds for another connection's write lock, then throws
+    /// `SQLiteError.isBusy`. `body` must not wait for anything itself.
+    func transaction<T>(wait: Int32 = 0, _ body: () throws -> T) throws -> T {
+        sqlite3_busy_timeout(handle, wait)
+        defer { sqlite3_busy_timeout(handle, Self.readTimeout) }
+        _ = try run("BEGIN IMMEDIATE", [])
+        sqlite3_busy_timeout(handle, Self.readTimeout)
         do {
             let value = try body()
-            try execute("COMMIT")
+            _ = try run("COMMIT", [])
             return value
         } catch {
             _ = try? run("ROLLBACK", [])
             throw error
         }
+    }
+
+    /// A path inside a `file:` URI: `%`, `?` and `#` escaped.
+    static func uriEscaped(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
     }
 
     private func run(_ sql: String, _ bindings: [SQLiteValue]) throws(SQLiteError) -> [[SQLiteValue]] {

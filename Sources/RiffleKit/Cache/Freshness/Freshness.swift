@@ -26,12 +26,6 @@ struct Freshness: Equatable {
         }
     }
 
-    /// Whether an entry fetched at `fetchedAt` may be reused at `now`.
-    static func isFresh(fetchedAt: Date, serverMaxAge: TimeInterval?, requestMaxAge: TimeInterval?, now: Date) -> Bool {
-        let lifetime = serverMaxAge ?? requestMaxAge ?? 0
-        return now.timeIntervalSince(fetchedAt) < lifetime
-    }
-
     /// `max-age=60, no-cache` → ["max-age": "60", "no-cache": nil]; names lowercased.
     static func directives(_ header: String) -> [String: String?] {
         var result: [String: String?] = [:]

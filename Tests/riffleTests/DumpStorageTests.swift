@@ -1,0 +1,93 @@
+import DemoServer
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `riffle dump` on a disk that fills up: every page that arrives is printed, and standard error
+/// says once, in words, why pages are not kept.
+@Suite("riffle dump: the data first")
+struct DumpStorageTests {
+    /// Pages 1 and 2 are small, pages 3 and 4 two megabytes: over the file size limit below.
+    static func server() throws -> HTTPServer {
+        try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 0
+            let padding = String(repeating: "z", count: page <= 2 ? 100 : 2 << 20)
+            return .json(#"{"items": [{"id": \#(page), "title": "page \#(page)", "pad": "\#(padding)"}]}"#)
+        }
+    }
+
+    /// `sh` on PATH (POSIX: every machine has one).
+    static func shell() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        guard let folder = path.split(separator: ":").first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/sh") }) else {
+            throw Spawn.Failure(description: "sh is not on PATH (\(path))")
+        }
+        return "\(folder)/sh"
+    }
+
+    /// Runs riffle with a file size limit of 512 KB or more (the shell's `ulimit -f` unit), SIGXFSZ
+    /// ignored: a write past it fails as on a full disk, and the process goes on.
+    static func runOnAFullDisk(_ arguments: [String]) throws -> Spawn.Result {
+        let script = "trap '' XFSZ; ulimit -f 1024 || exit 99; exec \"$0\" \"$@\""
+        return try Spawn.run([try shell(), "-c", script, RiffleBinary.url.path] + arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    @Test func pagesThatCannotBeStoredArePrintedWithOneWarning() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = server.baseURL.absoluteString + "/feed?page={page}"
+
+        let result = try Self.runOnAFullDisk(["dump", template, "--pages", "1-4", "--fields", "title", "--cache-dir", cache.path])
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (1...4).map { "{\"title\":\"page \($0)\"}\n" }.joined())
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("riffle: warning: could not store in the cache (") == true, "\(result.stderr)")
+        // Pages 3 and 4 are fetched at once: either may be the first that does not fit.
+        #expect(lines.first.map { $0.contains("/feed_3.json: File too large); ") || $0.contains("/feed_4.json: File too large); ") } == true,
+                "\(result.stderr)")
+        #expect(lines.first?.hasSuffix("); what arrived is shown but not kept") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("Domain"))
+
+        // What fitted is on disk; the rest is not, and says so.
+        let offline = try RiffleBinary.run(["dump", template, "--pages", "1-4", "--fields", "title", "--offline", "--cache-dir", cache.path])
+        #expect(offline.stdout == (1...2).map { "{\"title\":\"page \($0)\"}\n" }.joined())
+        #expect(offline.stderr == "riffle: page 3: not cached\nriffle: page 4: not cached\n")
+    }
+
+    @Test func withTimingsTheWarningIsAJSONLine() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3-4",
+                                              "--fields", "title", "--timings", "--cache-dir", cache.path])
+
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try DumpFixture.objects(result.stderr)
+        #expect(lines.filter { $0["warning"] != nil }.count == 1, "\(result.stderr)")
+        #expect(lines.filter { $0["page"] != nil }.count == 2)
+        #expect((lines.first?["warning"] as? String)?.contains("File too large") == true, "\(result.stderr)")
+    }
+
+    @Test func anOutputThatCannotBeWrittenIsOneLineNotACrash() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        // Page 3's two megabytes of output do not fit under the limit.
+        let result = try Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3",
+                                              "--cache-dir", cache.path])
+
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("riffle: cannot write the output: File too large\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Domain") && !result.stderr.contains("Fatal error"))
+    }
+}
