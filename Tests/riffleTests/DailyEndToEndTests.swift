@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import Synchronization
 import Testing
 
 /// riffle kept open all day, driven in tmux: seen marks, comments, the feed list, yank, search.
@@ -275,6 +276,41 @@ struct DailyEndToEndTests {
         try session.send("x")
         #expect(session.waitUntil { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
         #expect(try String(contentsOf: opened, encoding: .utf8) == server.baseURL.absoluteString + "/item?id=42280701")
+        try Self.quit(session)
+    }
+
+    @Test func watchRevalidatesPageOneAndAddsWhatIsNewWithoutMovingTheSelection() throws {
+        let home = try Home()
+        // Page 1 with an ETag: a revalidation of an unchanged page is a 304.
+        let page = Mutex((etag: "\"v1\"", titles: ["alpha one", "bravo two"]))
+        let server = try HTTPServer { request in
+            guard request.path == "/p/1" else { return .json("[]") }
+            let (etag, titles) = page.withLock { ($0.etag, $0.titles) }
+            if request.header("If-None-Match") == etag { return .init(status: 304, headers: [("ETag", etag)]) }
+            return .json(Self.page(titles), headers: [("ETag", etag)])
+        }
+        defer { server.stop() }
+
+        // Given riffle watching every 10 s, bravo selected
+        let session = try home.session(["--watch", "10s", server.baseURL.absoluteString + "/p/{page}"])
+        #expect(session.waitUntil { session.screen().contains("bravo two") && Self.statusBar(session).contains("watch 10s") },
+                "\(session.screen())")
+        try session.send("j")
+        #expect(session.waitUntil { Self.statusBar(session).contains("item 2/2") }, "\(session.screen())")
+        // When a watch finds page 1 unchanged, it cost a 304
+        #expect(session.waitUntil(timeout: 60) { server.requests.contains { $0.header("If-None-Match") == "\"v1\"" } },
+                "no revalidation: \(server.requests)")
+        // And when a new item arrives at the top
+        page.withLock { $0 = (etag: "\"v2\"", titles: ["charlie three", "alpha one", "bravo two"]) }
+        // Then the next watch lists it, marked new, and bravo stays selected (now item 3 of 3)
+        #expect(session.waitUntil(timeout: 60) { session.screen().contains("charlie three") }, "\(session.screen())")
+        let lines = session.screen().split(separator: "\n").map(String.init)
+        #expect(lines.first { $0.contains("charlie three") }?.contains("new") == true, "\(session.screen())")
+        #expect(session.waitUntil { Self.statusBar(session).contains("item 3/3") }, "\(session.screen())")
+        // And w stops watching
+        try session.send("w")
+        #expect(session.waitUntil { session.screen().contains("stopped watching") && !Self.statusBar(session).contains("watch") },
+                "\(session.screen())")
         try Self.quit(session)
     }
 }
