@@ -276,8 +276,12 @@ struct DailyScreensTests {
         state.press("j")
         #expect(state.press("F") == [.listFeeds])
         #expect(state.feeds != nil)
+        #expect(App.view(state).trimmedLines[0].hasSuffix("Enter opens · q back"))
         state.press(.escape)
         #expect(state.mode == .list && state.selection == 1)
+        // q comes back too, without quitting
+        state.press("F")
+        #expect(state.press("q") == [] && state.mode == .list && !state.shouldQuit)
     }
 
     @Test func capitalSSearchesEverythingSeenAndShowsTheMatches() throws {

@@ -48,11 +48,10 @@ extension App {
                 return []
             }
             return [.openFeed(entry.name)]
-        case .back:
-            // Back to the feed being read, if there is one.
-            if state.hasFeed { leave(&state) }
-            return []
-        case .quit:
+        case .back, .quit:
+            // Back to the feed `F` was pressed in, if it was; q on the first screen quits.
+            if state.hasFeed && !state.back.isEmpty { return leave(&state) }
+            guard command == .quit else { return [] }
             state.shouldQuit = true
             return [.quit]
         case .reload: return [.listFeeds]

@@ -38,7 +38,7 @@ extension App {
     /// The feed list: each feed's name, what is new in it and when it was fetched, and what it is.
     static func renderFeeds(_ list: FeedListState, state: AppState, into buffer: inout Buffer) {
         let area = buffer.area
-        Header(title: "feeds", hint: "Enter opens · q quits").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
+        Header(title: "feeds", hint: state.hasFeed && !state.back.isEmpty ? "Enter opens · q back" : "Enter opens · q quits").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let rect = listArea(for: state.size)
         guard let entries = list.entries else {
             Centered(text: "listing feeds…", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
