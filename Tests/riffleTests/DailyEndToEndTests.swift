@@ -155,6 +155,12 @@ struct DailyEndToEndTests {
         }
         let parent = try #require(indent("How does it decide")), reply = try #require(indent("It scores every array"))
         #expect(reply > parent, "the reply is not indented under its parent:\n\(screen)")
+        // And Enter folds the first thread (its replies go) and unfolds it
+        try session.send("Enter")
+        #expect(session.waitUntil { !session.screen().contains("It scores every array") && session.screen().contains("How does it decide") },
+                "\(session.screen())")
+        try session.send("Enter")
+        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
         try session.send("q")
         try Self.quit(session)
     }
