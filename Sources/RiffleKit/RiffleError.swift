@@ -42,6 +42,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(host: String, reason: String)
     /// An answer over a limit: `what` is "response body" or "response headers", `limit` in bytes.
     case tooLarge(what: String, limit: Int)
+    /// A page holds more items than a page may (`ItemExtractor.maxItems`).
+    case tooManyItems(count: Int, limit: Int)
     /// More redirects than allowed (a loop, most likely).
     case tooManyRedirects(host: String, limit: Int)
     /// A URL (a next link, a cursor, a redirect) with a scheme other than http and https.
@@ -54,6 +56,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// never included).
     /// `usedBy`: what needs it, e.g. "Authorization header" or "api_key query parameter".
     case missingEnvironment(variable: String, usedBy: String)
+    /// A feed header names an environment variable whose value holds a line break or NUL, which would
+    /// split the request (the value is never included).
+    case unusableEnvironment(variable: String, usedBy: String)
 
     public var description: String {
         switch self {
@@ -79,12 +84,16 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
         case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"
+        case .tooManyItems(let count, let limit):
+            "the page holds \(count) items, over the limit of \(limit) a page (ask the server for smaller pages)"
         case .tooManyRedirects(let host, let limit): "\(host): more than \(limit) redirects"
         case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)' (only http and https are followed)"
         case .invalidHeader(let name): "header \(name) holds a line break or NUL and cannot be sent"
         case .transport(let message): message
         case .missingEnvironment(let variable, let usedBy):
             "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
+        case .unusableEnvironment(let variable, let usedBy):
+            "environment variable \(variable) holds a line break, which cannot be sent (the feed's \(usedBy) uses it)"
         }
     }
 }
@@ -96,6 +105,32 @@ extension RiffleError {
         switch self {
         case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
         default: false
+        }
+    }
+
+    /// This error with `transform` applied to every text it carries (server text, URLs, reasons);
+    /// numbers and the case stay. How secrets are taken out of messages (`SecretRedactor`).
+    func mappingText(_ transform: (String) -> String) -> RiffleError {
+        switch self {
+        case .cannotConnect(let host, let reason): .cannotConnect(host: transform(host), reason: transform(reason))
+        case .dnsFailure(let host): .dnsFailure(host: transform(host))
+        case .timedOut(let host): .timedOut(host: transform(host))
+        case .stalled(let host, let seconds): .stalled(host: transform(host), seconds: seconds)
+        case .tls(let host, let reason): .tls(host: transform(host), reason: transform(reason))
+        case .httpStatus(let code, let excerpt): .httpStatus(code: code, excerpt: transform(excerpt))
+        case .invalidJSON(let offset, let reason): .invalidJSON(offset: offset, reason: transform(reason))
+        case .noItems(let keys): .noItems(keys: keys.map(transform))
+        case .scalarItems(let count, let kind, let path): .scalarItems(count: count, kind: kind, path: transform(path))
+        case .validation(let path, let expected, let actual):
+            .validation(path: transform(path), expected: transform(expected), actual: transform(actual))
+        case .envelope(let message): .envelope(message: transform(message))
+        case .storage(let path, let reason): .storage(path: transform(path), reason: transform(reason))
+        case .badResponse(let host, let reason): .badResponse(host: transform(host), reason: transform(reason))
+        case .tooManyRedirects(let host, let limit): .tooManyRedirects(host: transform(host), limit: limit)
+        case .unsupportedScheme(let scheme): .unsupportedScheme(transform(scheme))
+        case .invalidHeader(let name): .invalidHeader(name: transform(name))
+        case .transport(let message): .transport(transform(message))
+        case .offline, .cancelled, .notCached, .tooLarge, .missingEnvironment, .unusableEnvironment, .tooManyItems, .duplicate: self
         }
     }
 

@@ -1,3 +1,4 @@
+import DemoServer
 import Foundation
 import RiffleKit
 
@@ -39,11 +40,23 @@ struct ProcessSection {
             table.add("peak RSS, riffle dump of 400 pages (\(pass))", kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?",
                       outcome.status == 0 ? "exit 0" : "exit \(outcome.status)")
         }
+        // One page of a million small objects (25 MB): refused as over the item limit, within a few times its size.
+        var million = Data(#"{"items":["#.utf8)
+        for i in 0..<1_000_000 { million.append(contentsOf: ((i == 0 ? "" : ",") + #"{"id":\#(i),"t":"x\#(i % 1000)"}"#).utf8) }
+        million.append(contentsOf: "]}".utf8)
+        let body = million
+        let big = try HTTPServer { _ in .json(body) }
+        defer { big.stop() }
+        let outcome = try ChildProcess.run(["/usr/bin/time", "-f", "%M", "-o", report, riffle, "dump",
+                                            "http://127.0.0.1:\(big.port)/million?page={page}", "--cache-dir", cache.path])
+        let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        table.add("peak RSS, riffle dump of one \(body.count >> 20) MB page of a million objects",
+                  kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?", outcome.status == 1 ? "refused: over the item limit" : "exit \(outcome.status)")
     }
 
     /// Start → first titles on screen, `riffle URL` with page 1 cached and the server stopped.
     private func firstFrame(_ riffle: String, into table: inout Table) async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+        guard ChildProcess.onPath("tmux") else {
             table.add("first frame from cache", "skipped", "no tmux")
             return
         }

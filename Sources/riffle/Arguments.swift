@@ -41,7 +41,7 @@ struct Arguments: Equatable {
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [
-        "--refresh": [.dump], "--offline": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
+        "--refresh": [.dump], "--offline": [.dump], "--all": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
     ]
 
     /// Parses `argv` without the program name.

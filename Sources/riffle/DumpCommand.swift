@@ -24,38 +24,36 @@ enum DumpCommand {
         configuration.log = { warnings.add($0) }
         let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
                                 client: Network.client(for: options.feed), configuration: configuration)
-        let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1, total: options.pages.count,
-                                warnings: warnings)
+        let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
+                                total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
         write(output.header)
 
         let firstRequest = ContinuousClock.now
         var failures = 0
-        // At most `window` pages are asked for and not yet printed: pages read from disk arrive far
-        // faster than they print, and 400 of them held at once took 80 MB.
-        let window = max(2 * options.concurrency, 8)
+        var done = 0
         await withTaskGroup(of: Outcome.self) { group in
-            var unasked = options.pages.makeIterator()
-            func askNext() {
-                guard let number = unasked.next() else { return }
-                group.addTask {
-                    let start = ContinuousClock.now
-                    let result: Result<Page, RiffleError>
-                    do throws(RiffleError) {
-                        result = .success(try await MaxAge.load(number, policy: options.policy, maxAge: options.maxAge, loader: loader))
-                    } catch {
-                        result = .failure(error)
+            var pacing = Pacing(range: options.pages, concurrency: options.concurrency, untilEnd: options.untilEnd)
+            func askAllowed() {
+                while let number = pacing.nextToAsk() {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        let result: Result<Page, RiffleError>
+                        do throws(RiffleError) {
+                            result = .success(try await MaxAge.load(number, policy: options.policy, maxAge: options.maxAge, loader: loader))
+                        } catch {
+                            result = .failure(error)
+                        }
+                        return Outcome(number: number, result: result, duration: start.duration(to: .now))
                     }
-                    return Outcome(number: number, result: result, duration: start.duration(to: .now))
                 }
             }
-            for _ in 0..<window { askNext() }
+            askAllowed()
             // Pages finish in any order; each is printed as soon as every page before it has been.
             var finished: [Int: Outcome] = [:]
-            var next = options.pages.lowerBound
-            for await outcome in group {
+            for await outcome in group where !pacing.ended {
                 finished[outcome.number] = outcome
-                while let ready = finished.removeValue(forKey: next) {
+                while !pacing.ended, let ready = finished.removeValue(forKey: pacing.nextToPrint) {
                     switch ready.result {
                     case .success(let page):
                         var text = ""
@@ -65,13 +63,16 @@ enum DumpCommand {
                         failures += 1
                     }
                     report.page(ready)
-                    next += 1
-                    askNext()
+                    done += 1
+                    pacing.printed(ready.result)
+                    askAllowed()
                 }
+                // Pages asked for past the end are not printed; nothing waits for them.
+                if pacing.ended { group.cancelAll() }
             }
         }
         write(output.footer())
-        report.summary(pages: options.pages.count, errors: failures,
+        report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1
     }
@@ -90,6 +91,58 @@ enum DumpCommand {
                 continue
             }
             bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Which pages a dump asks for, and when: in order, never past the feed's end, and never so far
+    /// ahead that a short feed costs requests it does not need.
+    ///
+    /// The first `concurrency` pages are asked for at once; a page past those only once every page
+    /// before it up to `concurrency` back has arrived and said more follow. So a feed that ends within
+    /// the first `concurrency` pages costs at most `concurrency` requests (a 3-page feed, 4 by default:
+    /// its pages and the empty one after), and a longer one at most `concurrency` past its end. A
+    /// page that says it is the last (or is empty) ends the dump. In an open range (`--pages 2-`,
+    /// `--all`) a failed page ends it too: where the feed ends past it is unknown.
+    struct Pacing {
+        let range: ClosedRange<Int>
+        let concurrency: Int
+        let untilEnd: Bool
+        /// Pages asked for so far, from `range.lowerBound`.
+        private(set) var asked = 0
+        /// Pages printed (or reported failed) so far, in order.
+        private(set) var printedCount = 0
+        /// Of those, how many in a row from the start said another page follows.
+        private(set) var continuing = 0
+        /// The feed ended (or, in an open range, a page failed): nothing more is asked or printed.
+        private(set) var ended = false
+
+        init(range: ClosedRange<Int>, concurrency: Int, untilEnd: Bool) {
+            self.range = range
+            self.concurrency = max(1, concurrency)
+            self.untilEnd = untilEnd
+        }
+
+        /// The page to print next.
+        var nextToPrint: Int { range.lowerBound + printedCount }
+
+        /// The next page to ask for now, if any; counts it as asked.
+        mutating func nextToAsk() -> Int? {
+            let allowed = continuing < concurrency ? concurrency : continuing + concurrency
+            guard !ended, asked < allowed, asked < range.count else { return nil }
+            asked += 1
+            return range.lowerBound + asked - 1
+        }
+
+        /// Page `nextToPrint` was printed (or reported failed).
+        mutating func printed(_ result: Result<Page, RiffleError>) {
+            printedCount += 1
+            switch result {
+            case .success(let page) where page.isLastPage || page.items.isEmpty: ended = true
+            case .success: if continuing == printedCount - 1 { continuing += 1 }
+            case .failure where untilEnd: ended = true
+            case .failure: if continuing == printedCount - 1 { continuing += 1 }
+            }
+            if printedCount == range.count { ended = true }
         }
     }
 }

@@ -11,11 +11,12 @@ import Synchronization
 final class DumpReport {
     private let timings: Bool
     private let progress: Bool
-    private let total: Int
+    /// Pages asked for; nil for an open range (`--pages 2-`, `--all`), which runs to the feed's end.
+    private let total: Int?
     private let warnings: DumpWarnings
     private var done = 0
 
-    init(timings: Bool, progress: Bool, total: Int, warnings: DumpWarnings = DumpWarnings()) {
+    init(timings: Bool, progress: Bool, total: Int?, warnings: DumpWarnings = DumpWarnings()) {
         self.timings = timings
         self.progress = progress && !timings
         self.total = total
@@ -82,8 +83,12 @@ final class DumpReport {
 
     private func drawProgress() {
         guard progress else { return }
+        guard let total else {
+            write("\r\(done) page\(done == 1 ? "" : "s")")
+            return
+        }
         let width = 30
-        let filled = total == 0 ? width : done * width / total
+        let filled = total == 0 ? width : min(width, done * width / total)
         write("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total) pages")
     }
 

@@ -31,7 +31,8 @@ enum Usage {
       --watch INTERVAL    revalidate page 1 every INTERVAL (90, 30s, 5m, 1h; 10 s to a day)
 
     riffle dump:
-      --pages A-B         pages to print (default 1)
+      --pages A-B         pages to print (default 1); A- runs to the feed's end, as does --all.
+                          Every range stops where the feed ends
       --first-page N      as for browsing
       --format FORMAT     jsonl (default, one item per line), json or tsv
       --fields a,b,...    fields for tsv, and to trim jsonl (e.g. title,url)

@@ -48,7 +48,7 @@ struct FeedCatalogTests {
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "pagination": {"style": "pages"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.style': expected one of page, offset, cursor, link, got 'pages'"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "itmes": "hits"}}}"#,
-         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, comments, description, envelope, fields, headers, items, maxAge, pagination, query, url)"),
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, comments, description, envelope, fields, headers, items, maxAge, pagination, query, secrets, url)"),
         (#"{"feeds": {"gh": {"description": "no url"}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': missing"),
         (#"{"feeds": {"gh": {"url": "https://x.org/list"}}}"#,
@@ -63,11 +63,25 @@ struct FeedCatalogTests {
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.Authorization': expected a string, got a number"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "query": {"api-key": "${NYT KEY}"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'query.api-key': '${NYT KEY}' is not an environment variable name"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "query": {"k": "${K}"}, "secrets": ["key"]}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'secrets': 'key' is not a parameter of this feed's query"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "secrets": "k"}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'secrets': expected an array of query parameter names, got a string"),
         (#"{"feeds": ["gh"]}"#,
          "/home/u/.config/riffle/feeds.json: field 'feeds': expected an object of feeds by name, got an array"),
     ])
     func aWrongFieldNamesTheFileFeedAndField(text: String, expected: String) {
         #expect(message(text) == expected)
+    }
+
+    @Test func secretsNameTheQueryParametersThatAreCredentials() throws {
+        let text = #"{"feeds": {"a": {"url": "https://x.org/{page}", "query": {"u": "${USER_HASH}", "api_key": "${KEY}"}, "secrets": ["u"]}, "#
+            + #""b": {"url": "https://x.org/{page}", "query": {"api_key": "${KEY}", "per_page": "${N}"}}}}"#
+        let catalog = try FeedCatalog.parse(Data(text.utf8), file: "feeds.json")
+        let listed = try #require(catalog["a"]).feed(argument: nil)
+        #expect(listed.secrets == ["u"] && listed.isSecretQueryParameter("u") && !listed.isSecretQueryParameter("api_key"))
+        let byName = try #require(catalog["b"]).feed(argument: nil)
+        #expect(byName.secrets == nil && byName.isSecretQueryParameter("api_key") && !byName.isSecretQueryParameter("per_page"))
     }
 
     @Test func aResponseWithoutAnItemArraySaysWhichKeysItSaw() throws {

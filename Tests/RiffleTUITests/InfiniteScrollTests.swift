@@ -51,6 +51,9 @@ struct InfiniteScrollTests {
         #expect(state.press("j") == [])
         #expect(state.press("n") == [])
         #expect(state.toasts.last?.message == "end of feed")
+        // Pressing n again while it shows says it once, not once per press
+        #expect(state.press("n") == [] && state.press("n") == [])
+        #expect(state.toasts.filter { $0.message == "end of feed" }.count == 1)
         #expect(state.items.count == 20 && state.selection == 19)
     }
 

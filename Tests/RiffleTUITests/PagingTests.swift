@@ -120,8 +120,13 @@ struct PagingTests {
         #expect(small.contains(" p1 item 4"))
     }
 
-    @Test func countsOfOneAreSingular() {
-        let item = Fixture.item("x", details: ["ann", "1 points", "1 comments", "11 points", "1 stars", "21 comments", "1 replies"])
-        #expect(ListView.details(of: item, now: Fixture.now) == "ann · 1 point · 1 comment · 11 points · 1 star · 21 comments · 1 reply")
+    @Test func countsOfOneAreSingularAsTheFeedsItemsSayThem() throws {
+        // Given items as RiffleKit reads them from a page (the list adds nothing to their counts)
+        let page = Data((#"[{"title": "a", "by": "ann", "score": 1, "descendants": 1}, {"title": "b", "by": "bo", "points": 11, "num_comments": 21},"#
+            + #" {"title": "c", "stargazers_count": 1, "replies_count": 1}]"#).utf8)
+        let items = try ItemExtractor.items(in: page)
+        // Then a count of one is singular and any other plural
+        #expect(items.map { ListView.details(of: $0, now: Fixture.now) } == ["ann · 1 point · 1 comment", "bo · 11 points · 21 comments",
+                                                                             "1 star · 1 reply"])
     }
 }

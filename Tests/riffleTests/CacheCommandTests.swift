@@ -97,6 +97,32 @@ struct CacheCommandTests {
         #expect(cleared.stdout.hasPrefix("removed "), "\(cleared.stdout)")
     }
 
+    /// Only the network needs a credential: `--offline` reads the pages without it, but a page stored
+    /// for one token is never printed for another.
+    @Test func offlineReadsAFeedWithCredentialsWithoutThemButNeverForAnotherToken() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let home = fixture.cache.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("riffle"), withIntermediateDirectories: true)
+        let feeds = #"{"feeds": {"work": {"url": "\#(fixture.template)", "headers": {"Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"}}}}"#
+        try Data(feeds.utf8).write(to: home.appendingPathComponent("riffle/feeds.json"))
+        let cacheFolder = fixture.cache.appendingPathComponent("cache").path
+        func dump(_ token: String, _ extra: [String] = []) throws -> Spawn.Result {
+            try RiffleBinary.run(["dump", "work", "--cache-dir", cacheFolder, "--fields", "id"] + extra,
+                                 environment: ["XDG_CONFIG_HOME": home.path, "RIFFLE_TEST_TOKEN": token])
+        }
+
+        let online = try dump("ALICE")
+        let offline = try dump("", ["--offline"])
+        let bob = try dump("BOBBY", ["--offline"])
+
+        #expect(online.status == 0 && !online.stdout.isEmpty, "\(online.stderr)")
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout == online.stdout)
+        #expect(bob.status == 1 && bob.stdout.isEmpty && bob.stderr == "riffle: page 1: not cached\n", "\(bob.stderr)")
+        #expect(fixture.server.requestCount == 1)
+    }
+
     @Test func clearEverythingWithoutATerminalNeedsYes() throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }

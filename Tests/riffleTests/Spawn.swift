@@ -52,7 +52,15 @@ enum Spawn {
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        var spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        // A file just written can be held open for writing, for an instant, by a process another test
+        // is forking (between its fork and its exec): the kernel says ETXTBSY. It passes; try again
+        // for up to 10 s, as Go's os/exec does.
+        let busyDeadline = ContinuousClock.now + .seconds(10)
+        while spawned == ETXTBSY && ContinuousClock.now < busyDeadline {
+            usleep(20_000)
+            spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        }
         guard spawned == 0 else {
             throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))")
         }

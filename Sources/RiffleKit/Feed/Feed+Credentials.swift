@@ -6,11 +6,16 @@ extension Feed {
     ///
     /// `${NAME}` must be set; `${NAME:-}` may be unset, in which case the whole header is left out (so a
     /// preset can send a token only when the user has one).
-    /// - Throws: `RiffleError.missingEnvironment` naming the variable and the header, never a value.
+    /// - Throws: `RiffleError.missingEnvironment` naming the variable and the header, never a value;
+    ///   `RiffleError.unusableEnvironment` when a value holds a line break or NUL (it would split the request).
     public func expandedHeaders(environment: [String: String]) throws(RiffleError) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in headers {
-            if let expanded = try Self.expand(value, usedBy: "\(name) header", environment: environment) { result[name] = expanded }
+            let usedBy = "\(name) header"
+            for (variable, _) in Self.variables(in: value) where environment[variable]?.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) == true {
+                throw .unusableEnvironment(variable: variable, usedBy: usedBy)
+            }
+            if let expanded = try Self.expand(value, usedBy: usedBy, environment: environment) { result[name] = expanded }
         }
         return result
     }
@@ -53,95 +58,103 @@ extension Feed {
         }
     }
 
+    /// Whether `query` parameter `name` carries a credential: it is in `secrets`, or, when the feed
+    /// gives no `secrets`, its name says so (`isCredentialName`).
+    public func isSecretQueryParameter(_ name: String) -> Bool {
+        secrets.map { $0.contains(name) } ?? Self.isCredentialName(name)
+    }
+
+    /// Whether a query parameter's name reads as a credential: one of its words (split at `_`, `-`,
+    /// `.` and lower-to-upper case changes) is `key`, `apikey`, `token`, `secret`, `password`,
+    /// `passwd`, `auth`, `sig`, `signature`, `appid`, `credential(s)`, `session` or `sid`
+    /// (`api_key`, `api-key`, `access_token`, `appid`, `sig`; not `per_page`, `q`, `sort`).
+    public static func isCredentialName(_ name: String) -> Bool {
+        var words: [String] = []
+        var word = ""
+        var previousLower = false
+        for character in name {
+            let isBreak = character == "_" || character == "-" || character == "."
+            if isBreak || (character.isUppercase && previousLower) {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            }
+            if !isBreak { word += character.lowercased() }
+            previousLower = character.isLowercase || character.isNumber
+        }
+        if !word.isEmpty { words.append(word) }
+        return words.contains { credentialWords.contains($0) }
+    }
+
+    private static let credentialWords: Set = ["key", "apikey", "token", "secret", "password", "passwd", "auth", "sig",
+                                               "signature", "appid", "credential", "credentials", "session", "sid"]
+
     /// `url` as it is sent: each query parameter of the feed's `query` whose value names `${NAME}` gets
     /// the environment's value (and is left out when it names an unset `${NAME:-}`).
     ///
-    /// Page URLs keep the reference (`api_key=${API_KEY}`) everywhere else, in cache keys, metadata
-    /// files and the screen, so a key given this way is sent but never written. Done per request.
+    /// Page URLs keep the reference (`api_key=${API_KEY}`) everywhere else, in metadata files and on
+    /// the screen, so a key given this way is sent but never written. Done per request.
+    /// - Parameter secret: only the parameters that are credentials (true), only the others (false), or all (nil).
     /// - Throws: `RiffleError.missingEnvironment` naming the variable and the parameter, never a value.
-    public func expandedURL(_ url: URL, environment: [String: String]) throws(RiffleError) -> URL {
+    public func expandedURL(_ url: URL, environment: [String: String], secret: Bool? = nil) throws(RiffleError) -> URL {
         guard queryUsesEnvironment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let items = components.percentEncodedQueryItems else { return url }
         var sent: [URLQueryItem] = []
         for item in items {
-            guard let reference = query[item.name.removingPercentEncoding ?? item.name], !Self.variables(in: reference).isEmpty,
-                  item.value?.removingPercentEncoding == reference else {
+            let name = item.name.removingPercentEncoding ?? item.name
+            guard let reference = query[name], !Self.variables(in: reference).isEmpty,
+                  item.value?.removingPercentEncoding == reference, secret.map({ $0 == isSecretQueryParameter(name) }) ?? true else {
                 sent.append(item)
                 continue
             }
             guard let value = try Self.expand(reference, usedBy: "\(item.name) query parameter", environment: environment) else { continue }
-            sent.append(URLQueryItem(name: item.name, value: Self.percentEncoded(value)))
+            sent.append(URLQueryItem(name: item.name, value: SecretRedactor.percentEncoded(value)))
         }
         components.percentEncodedQueryItems = sent
         return components.url ?? url
     }
 
-    /// `response` with every spelling of the feed's query secrets (raw and percent-encoded, in headers,
-    /// body and URL) replaced by its `${NAME}` reference, before anything of it is stored: servers echo
-    /// request parameters into `Link` headers and next-page links in bodies.
+    /// The credentials this feed sends with `environment`: the values of the variables its headers
+    /// name, and of those its secret query parameters name. Unset variables are left out.
+    func credentials(environment: [String: String]) -> [SecretRedactor.Secret] {
+        var found: [SecretRedactor.Secret] = []
+        let sources = headers.values.map { $0 } + query.filter { isSecretQueryParameter($0.key) }.map(\.value)
+        for source in sources {
+            for (name, _) in Self.variables(in: source) {
+                guard let value = environment[name], !value.isEmpty else { continue }
+                let secret = SecretRedactor.Secret(value: value, reference: "${\(name)}")
+                if !found.contains(secret) { found.append(secret) }
+            }
+        }
+        return found
+    }
+
+    /// `response` with every spelling of the feed's secrets (raw, percent-encoded in either case,
+    /// JSON- and `\u`-escaped; in headers, body and URL) replaced by its `${NAME}` reference, before
+    /// anything of it is checked, shown or stored: servers echo request parameters into `Link`
+    /// headers and next-page links, and some echo a whole `Authorization` header into an error page.
+    /// A body without a secret is returned as it is, and valid JSON stays valid (see `SecretRedactor`).
     public func redacted(_ response: HTTPResponse, environment: [String: String]) -> HTTPResponse {
-        let secrets = querySecrets(environment: environment)
-        guard !secrets.isEmpty else { return response }
-        func redact(_ text: String, inURL: Bool = false) -> String {
-            secrets.reduce(text) { $0.replacingOccurrences(of: $1.spelling, with: inURL ? $1.encodedReference : $1.reference) }
-        }
-        var redacted = response
-        redacted.url = URL(string: redact(response.url.absoluteString, inURL: true)) ?? response.url
-        for (name, value) in response.headers { redacted.headers[name] = redact(value) }
-        for secret in secrets {
-            let needle = Data(secret.spelling.utf8), replacement = Data(secret.reference.utf8)
-            var searchFrom = redacted.body.startIndex
-            while let found = redacted.body.range(of: needle, in: searchFrom..<redacted.body.endIndex) {
-                redacted.body.replaceSubrange(found, with: replacement)
-                searchFrom = found.lowerBound + replacement.count
-            }
-        }
-        return redacted
-    }
-
-    /// What each query secret looks like on the wire, longest first, with what replaces it: the raw
-    /// value by `${NAME}` (percent-encoded inside a URL), its percent-encoded spellings by the reference
-    /// encoded the same way.
-    private func querySecrets(environment: [String: String]) -> [(spelling: String, reference: String, encodedReference: String)] {
-        var secrets: [(spelling: String, reference: String, encodedReference: String)] = []
-        for reference in query.values where !Self.variables(in: reference).isEmpty {
-            guard let value = try? Self.expand(reference, usedBy: "", environment: environment), !value.isEmpty else { continue }
-            let encodedReference = Self.percentEncoded(reference)
-            secrets.append((value, reference, encodedReference))
-            let encodings = [Self.percentEncoded(value), value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)]
-            for encoded in Set(encodings.compactMap { $0 }) where encoded != value {
-                secrets.append((encoded, encodedReference, encodedReference))
-            }
-        }
-        return secrets.sorted { $0.spelling.count > $1.spelling.count }
-    }
-
-    /// RFC 3986's unreserved characters: what `percentEncoded` leaves as it is.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// A query value with everything but RFC 3986's unreserved characters percent-encoded, so a value
-    /// holding `&`, `=`, `+` or `#` stays one value.
-    private static func percentEncoded(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+        SecretRedactor(credentials(environment: environment)).redact(response)
     }
 }
 
 extension Feed {
-    /// Adds the feed's headers and fills in its `${NAME}` query values, as a credential: the client
-    /// applies it only to requests for the feed's own origin.
+    /// Adds the feed's headers and fills in its secret `${NAME}` query values, as a credential: the
+    /// client applies it only to requests for the feed's own origin.
     func credentialProcessor(environment: [String: String]) -> RequestProcessor {
         RequestProcessor(name: "feed \(name)", isCredential: true) { request throws(RiffleError) in
             for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
                 request.headers[name] = value
             }
-            request.url = try expandedURL(request.url, environment: environment)
+            request.url = try expandedURL(request.url, environment: environment, secret: true)
         }
     }
 
-    /// Takes every spelling of the feed's query secrets out of each answer before it is checked or stored.
-    func redactor(environment: [String: String]) -> ResponseProcessor {
-        ResponseProcessor(name: "feed \(name) redaction") { response, _ in
-            response = redacted(response, environment: environment)
+    /// Fills in the `${NAME}` query values that are not credentials (`per_page=${PER_PAGE}`): they
+    /// change what a page holds, so they are part of its URL as sent and of its cache key.
+    func queryProcessor(environment: [String: String]) -> RequestProcessor {
+        RequestProcessor(name: "feed \(name) query") { request throws(RiffleError) in
+            request.url = try expandedURL(request.url, environment: environment, secret: false)
         }
     }
 }
@@ -149,8 +162,9 @@ extension Feed {
 extension Client {
     /// This client for `feed`'s pages: the same transport, retries, plugins and time budget, with the
     /// feed's origin as its base, `headers` on every request, the feed's credentials added for that origin
-    /// only and its echoed secrets redacted from answers. The client's own credential processors are kept
-    /// only when the feed is at one of its base origins.
+    /// only, and its secrets taken out of every answer (before any other processor sees it) and out of
+    /// every error the transport reports. The client's own credential processors are kept only when the
+    /// feed is at one of its base origins.
     func forFeed(_ feed: Feed, headers: [String: String], environment: [String: String]) -> Client {
         let base = feed.url(forPage: 1)
         var derived = configuration
@@ -159,9 +173,27 @@ extension Client {
         derived.headers = configuration.headers.merging(headers) { $1 }
         let keepCredentials = trustedOrigins.contains { $0 == Origin(base) }
         derived.processors = configuration.processors.filter { keepCredentials || !$0.isCredential }
-            + [feed.credentialProcessor(environment: environment)]
-        derived.responseProcessors = configuration.responseProcessors + [feed.redactor(environment: environment)]
+            + [feed.queryProcessor(environment: environment), feed.credentialProcessor(environment: environment)]
+        let redactor = SecretRedactor(feed.credentials(environment: environment))
+        guard !redactor.isEmpty else {
+            derived.cache = nil
+            return Client(derived, transport: transport)
+        }
+        derived.responseProcessors = [ResponseProcessor(name: "feed \(feed.name) redaction") { response, _ in
+            response = redactor.redact(response)
+        }] + configuration.responseProcessors
         derived.cache = nil
-        return Client(derived, transport: transport)
+        return Client(derived, transport: RedactingTransport(base: transport, redactor: redactor))
+    }
+}
+
+/// A transport whose errors carry no secret: a URL with a key in it, quoted by a message, is redacted
+/// before any plugin, log line or toast sees it.
+struct RedactingTransport: HTTPTransporting {
+    let base: any HTTPTransporting
+    let redactor: SecretRedactor
+
+    func send(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
+        do { return try await base.send(request, context: context) } catch { throw redactor.redact(error) }
     }
 }

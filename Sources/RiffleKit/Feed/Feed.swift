@@ -32,6 +32,10 @@ public struct Feed: Sendable, Hashable {
     public var query: [String: String]
     /// How a page is asked for besides its URL: GET, or a method with a body template (`PageRequest`).
     public var request: PageRequest = .get
+    /// The `query` parameters whose `${NAME}` values are credentials: kept out of what is stored,
+    /// shown or logged, and part of a page's identity only as a digest. nil: those whose name says so
+    /// (`Feed.isCredentialName`: `api_key`, `token`, `sig`...). Header values are always credentials.
+    public var secrets: Set<String>?
     /// How a page reports failure (on any status), if it does: one of the client's `EnvelopeRule`s. The
     /// items are looked for in the whole page, envelope included.
     public var envelope: EnvelopeRule?
@@ -85,11 +89,12 @@ public struct Feed: Sendable, Hashable {
     /// - Parameters:
     ///   - request: the method and body template of each page request (`PageRequest`); GET by default.
     ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
+    ///   - secrets: the `query` parameters whose values are credentials (`Feed.secrets`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
     public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
                 request: PageRequest = .get, envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil,
-                cacheIdentity: String? = nil) throws(TemplateError) {
+                cacheIdentity: String? = nil, secrets: Set<String>? = nil) throws(TemplateError) {
         for placeholder in pagination.requiredPlaceholders
         where !template.contains(placeholder) && request.body?.contains(placeholder) != true {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
@@ -106,6 +111,7 @@ public struct Feed: Sendable, Hashable {
         self.headers = headers
         self.query = query
         self.request = request
+        self.secrets = secrets
         self.envelope = envelope
         self.maxAge = maxAge
         self.name = name ?? host

@@ -5,7 +5,7 @@ struct FieldReader {
     let file: String
     let feed: String
 
-    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "envelope", "maxAge", "comments"]
+    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge", "comments"]
 
     func problem(_ field: String, _ text: String) -> FeedCatalog.Error {
         .field(file: file, feed: feed, field: field, problem: text)
@@ -62,11 +62,12 @@ struct FieldReader {
                 }
             }
         }
-        let definition = FeedDefinition(
+        var definition = FeedDefinition(
             name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
             pagination: try pagination(object["pagination"]), itemPath: try string(object, "items"),
             fields: try fields(object["fields"]), headers: headers, query: query,
             envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]), comments: try comments(object["comments"]))
+        definition.secrets = try secrets(object["secrets"], query: query)
         // Build the feed once with a sample argument so a bad URL is reported now, naming the field.
         do { _ = try definition.feed(argument: argument == nil ? nil : "sample") } catch {
             if case .template(_, let templateError) = error { throw problem("url", templateError.description) }
@@ -110,6 +111,18 @@ struct FieldReader {
         return FieldMapping(title: try string(object, "title", in: "fields"), subtitle: subtitle,
                             link: try string(object, "link", in: "fields"), id: try string(object, "id", in: "fields"),
                             time: try string(object, "time", in: "fields"))
+    }
+
+    /// The names of `query` parameters whose values are credentials.
+    func secrets(_ value: JSONValue?, query: [String: String]) throws(FeedCatalog.Error) -> Set<String>? {
+        guard let value else { return nil }
+        guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
+            throw problem("secrets", "expected an array of query parameter names, got \(value.kind)")
+        }
+        if let unknown = names.first(where: { query[$0] == nil }) {
+            throw problem("secrets", "'\(unknown)' is not a parameter of this feed's query")
+        }
+        return Set(names)
     }
 
     /// `{"success": "ok", "error": "error.message"}`, optionally `"value": 200` (default `true`): an

@@ -28,6 +28,8 @@ public struct FeedDefinition: Sendable, Equatable {
     public var headers: [String: String]
     /// Extra query parameters (`Feed.query`).
     public var query: [String: String]
+    /// The query parameters whose values are credentials (`Feed.secrets`); nil: by their names.
+    public var secrets: Set<String>? = nil
     /// The failure envelope, if any (`Feed.envelope`).
     public var envelope: EnvelopeRule?
     /// Seconds a stored page counts as fresh (`Feed.maxAge`).
@@ -58,7 +60,7 @@ public struct FeedDefinition: Sendable, Equatable {
         }
         do {
             var feed = try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
-                                headers: headers, query: query, envelope: envelope, maxAge: maxAge)
+                                headers: headers, query: query, envelope: envelope, maxAge: maxAge, secrets: secrets)
             feed.comments = comments
             return feed
         } catch {

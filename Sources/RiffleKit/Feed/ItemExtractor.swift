@@ -18,11 +18,16 @@ import Foundation
 ///                                     fields: FieldMapping(title: "title", link: "url"))
 /// ```
 public enum ItemExtractor {
+    /// The most items a page may hold; a page with more is `RiffleError.tooManyItems`. Paged APIs send
+    /// 10 to 1,000 (and a whole list such as jsonplaceholder's 5,000 photos fits); an item costs a few
+    /// hundred bytes in memory, so this bounds a page's items to about 15 MB whatever the server sends.
+    public static let maxItems = 50_000
+
     /// The items of a response body.
     /// - Parameters:
     ///   - itemPath: a dotted path to the item array; nil finds it.
     ///   - fields: which fields to show; unmapped parts are found as without a mapping.
-    /// - Throws: `RiffleError.invalidJSON`, `.noItems` or `.scalarItems`.
+    /// - Throws: `RiffleError.invalidJSON`, `.noItems`, `.scalarItems` or `.tooManyItems`.
     public static func items(in data: Data, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
         try items(in: document(data, stored: false), itemPath: itemPath, fields: fields)
     }
@@ -53,8 +58,11 @@ public enum ItemExtractor {
                 var reader = ItemReader(r, rules)
                 defer { reader.free() }
                 let array = try path.isEmpty ? reader.findArray() : reader.array(at: path)
+                let count = r.tape[array].kind == .array ? r.elementCount(of: array) : 0
+                // Counted before any item is built: memory stays a small multiple of the body.
+                guard count <= maxItems else { throw .tooManyItems(count: count, limit: maxItems) }
                 var items: [Item] = []
-                items.reserveCapacity(r.tape[array].kind == .array ? r.elementCount(of: array) : 0)
+                items.reserveCapacity(count)
                 r.forEachElement(of: array) { element in
                     guard r.kind(element) == .object else { return }
                     items.append(reader.item(at: element, mapping: mapping, document: document))

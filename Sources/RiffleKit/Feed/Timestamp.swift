@@ -14,15 +14,23 @@ public enum Timestamp {
         }
     }
 
-    /// Unix seconds (or milliseconds past 1e11) written as a number's text.
+    /// Unix seconds (or milliseconds past 1e11) written as a number's text; nil past the year 9999,
+    /// which no feed means (a server's `1e300` is not a time).
     static func seconds(_ text: String, minimum: Double) -> Date? {
         guard let first = text.utf8.first, first >= 48 && first <= 57, var seconds = Double(text), seconds > minimum,
               seconds.isFinite else { return nil }
         if seconds > 1e11 { seconds /= 1000 }
+        guard seconds < latest else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH[:]MM]` without a formatter (they are slow and not Sendable).
+    /// 10000-01-01T00:00:00Z in Unix seconds: the first moment ISO 8601's four-digit years cannot write.
+    static let latest: Double = 253_402_300_800
+
+    /// Parses `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH[:]MM]` without a formatter (they are slow and not
+    /// Sendable). A space may stand for the `T`; without a zone the time is UTC. Dates that do not
+    /// exist (February 30th, the 29th of a common year, hour 24, minute 60) and anything after the
+    /// zone are rejected: nil.
     public static func iso8601(_ text: String) -> Date? {
         // Feed strings are native, so this reads their bytes in place; the copy is a fallback.
         text.utf8.withContiguousStorageIfAvailable(iso8601(bytes:)) ?? iso8601(bytes: Array(text.utf8))
@@ -40,14 +48,16 @@ public enum Timestamp {
             return n
         }
         guard let year = num(0, 4), b.count >= 10, b[4] == 45, let month = num(5, 2), b[7] == 45, let day = num(8, 2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         var seconds = Double(daysFromCivil(year, month, day)) * 86_400
         var i = 10
         if i < b.count, b[i] == 84 || b[i] == 32 {  // 'T' or ' '
-            guard let hour = num(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let minute = num(i + 4, 2) else { return nil }
+            guard let hour = num(i + 1, 2), b.count > i + 3, b[i + 3] == 58, let minute = num(i + 4, 2),
+                  hour < 24, minute < 60 else { return nil }
             seconds += Double(hour * 3600 + minute * 60)
             i += 6
             if i < b.count, b[i] == 58, let second = num(i + 1, 2) {
+                guard second <= 60 else { return nil }  // 60: a leap second
                 seconds += Double(second)
                 i += 3
                 if i < b.count, b[i] == 46 {  // fraction
@@ -58,13 +68,32 @@ public enum Timestamp {
             }
         }
         if i < b.count {
-            if b[i] == 90 || b[i] == 122 { return Date(timeIntervalSince1970: seconds) }  // Z
-            guard b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2) else { return nil }
-            let om = num(i + 3, 2) ?? num(i + 4, 2) ?? 0
+            if b[i] == 90 || b[i] == 122 {  // Z
+                return i + 1 == b.count ? Date(timeIntervalSince1970: seconds) : nil
+            }
+            guard b[i] == 43 || b[i] == 45, let oh = num(i + 1, 2), oh < 24 else { return nil }
+            // +HH, +HHMM or +HH:MM, and nothing after.
+            var om = 0
+            switch b.count - (i + 3) {
+            case 0: break
+            case 2: guard let m = num(i + 3, 2) else { return nil }; om = m
+            case 3: guard b[i + 3] == 58, let m = num(i + 4, 2) else { return nil }; om = m
+            default: return nil
+            }
+            guard om < 60 else { return nil }
             let offset = Double(oh * 3600 + om * 60)
             seconds += b[i] == 43 ? -offset : offset
         }
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Days in `month` (1-12) of `year`, February's by the Gregorian leap rule.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -79,7 +108,10 @@ public enum Timestamp {
 
     /// "now", "42s ago", "5m ago", "3h ago", "2d ago", "4mo ago", "2y ago".
     public static func age(of date: Date, now: Date) -> String {
-        let s = max(0, Int(now.timeIntervalSince(date)))
+        // Any `Date` may come here (a caller's own, a far one): the interval is clamped before it
+        // becomes an integer, which would trap on infinity or beyond `Int.max`.
+        let interval = now.timeIntervalSince(date)
+        let s = interval.isFinite && interval > 0 ? Int(min(interval, 1e15)) : 0
         switch s {
         case ..<5: return "just now"
         case ..<60: return "\(s)s ago"

@@ -38,8 +38,7 @@ public final class JSONDocument: Sendable {
     /// - Throws: `JSONParser.Error`: for `.full`, as `JSONParser.parse` would for the same bytes.
     public init(_ data: Data, validation: Validation = .full) throws(JSONParser.Error) {
         var tape: [TapeEntry] = []
-        // About one value per 24 bytes in feed pages; a good guess saves most regrowth.
-        tape.reserveCapacity(data.count / 24 + 8)
+        tape.reserveCapacity(Self.reservedEntries(forBytes: data.count))
         let result: Result<Void, JSONParser.Error> = data.withUnsafeBytes { raw in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress, !raw.isEmpty else {
                 return .failure(JSONParser.Error(offset: 0, reason: "empty input"))
@@ -57,6 +56,15 @@ public final class JSONDocument: Sendable {
         self.data = data
         self.validation = validation
         self.tape = tape
+    }
+
+    /// Room to make in the tape before the pass. About one value per 24 bytes in feed pages: a good
+    /// guess saves most regrowth. Past a megabyte a regrowth would copy a tape of tens of megabytes
+    /// while the old one is still held (a million small objects peaked at four times the body), so
+    /// there the room is the most entries the bytes can hold (one per two bytes, plus nesting): never
+    /// regrown, and only the part written is ever resident memory.
+    static func reservedEntries(forBytes count: Int) -> Int {
+        count > 1 << 20 ? count / 2 + JSONParser.maxDepth + 8 : count / 24 + 8
     }
 
     /// The top-level value.

@@ -72,14 +72,22 @@ extension PageLoader {
 
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
-    func storedPage(_ number: Int) async -> Page? {
+    func storedPage(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async -> Page? {
         // A page's body is only ever kept in its own file: without the file there is nothing to look
         // up. This answers a miss here, with no trip through the cache's actor, so asking for many
         // new pages at once does not queue a lookup per page in front of the first page's request.
         guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
         // Where the page would be fetched from: in a chain (cursor, Link) the URL the previous page
         // points to. A page stored from another URL (the chain moved on) is another entry: a miss.
-        guard let url = pageURL(number), let request = try? pageRequest(number, url: url) else { return nil }
+        guard let url = pageURL(number) else { return nil }
+        let request: HTTPRequest
+        do { request = try pageRequest(number, url: url) } catch {
+            // A variable the feed's requests need is unset: only the network needs it, so a read from
+            // the cache alone (`--offline`) gets the page as it was stored.
+            guard policy == .returnCacheDontLoad, case .missingEnvironment = error else { return nil }
+            return pageAsStored(number)
+        }
+        // The request's key covers its credentials: a page stored for another token is a miss.
         let lifetime = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
         guard let value = await cache.cachedValue(for: request, lifetime: lifetime) else { return nil }
         let metadata = PageStore.metadata(value.note, fetchedAt: value.fetchedAt, status: value.response.status, etag: nil, lastModified: nil)
@@ -94,6 +102,16 @@ extension PageLoader {
             await cache.removeResponse(for: request)
             return nil
         }
+    }
+
+    /// Page `number` from its file and index row with no identity check: `.disk` while fresh, else
+    /// `.stale`. For a cache-only read when a variable the feed's requests need is unset (no request
+    /// can be made, so none is).
+    nonisolated func pageAsStored(_ number: Int) -> Page? {
+        guard let stored = store.stored(number), var page = try? page(number, stored: stored) else { return nil }
+        if let freshUntil = page.freshUntil, clock() >= freshUntil { page.source = .stale }
+        if page.freshUntil == nil { page.source = .stale }
+        return page
     }
 
     static func source(_ source: CachedResponse.Source) -> Page.Source {

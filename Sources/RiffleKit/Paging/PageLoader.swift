@@ -44,7 +44,7 @@ public actor PageLoader {
     public nonisolated let feed: Feed
     public nonisolated let store: PageStore
     let configuration: Configuration
-    private let clock: @Sendable () -> Date
+    nonisolated let clock: @Sendable () -> Date
     /// The response cache the pages go through; shared with the rest of the client when passed in.
     public nonisolated let cache: ResponseCache
     /// The caller's client, with the feed's headers and query credentials for the feed's origin.
@@ -104,7 +104,7 @@ public actor PageLoader {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             // Answered here, without waiting behind fetches of other pages.
-            if let page = await storedPage(number), page.source == .disk || policy == .returnCacheDontLoad { return page }
+            if let page = await storedPage(number, policy: policy), page.source == .disk || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
             if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }

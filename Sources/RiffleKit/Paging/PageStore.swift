@@ -20,14 +20,20 @@ public struct PageStore: Sendable {
         /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
         /// forward from a stored page works offline. Never holds request headers.
         public var next: String?
+        /// Who the bytes were fetched for: the cache key of the request (a SHA-256 of its method, its
+        /// URL as sent and its credentials' digests), so a page fetched with one token is never served
+        /// for another. nil in files written before Riffle recorded it.
+        public var key: String?
 
-        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil) {
+        public init(url: String, fetchedAt: Date, status: Int, etag: String? = nil, lastModified: String? = nil, next: String? = nil,
+                    key: String? = nil) {
             self.url = url
             self.fetchedAt = fetchedAt
             self.status = status
             self.etag = etag
             self.lastModified = lastModified
             self.next = next
+            self.key = key
         }
     }
 

@@ -31,6 +31,7 @@ extension Pagination {
         if let count = signals.pageCount {
             guard count > 0 else { return true }
             guard let page = signals.page else { return number >= count }
+            // `count > 0` here, so `count - 1` cannot overflow.
             return signals.zeroBased || first == 0 ? page >= count - 1 : page >= count
         }
         guard let total = signals.total else { return false }
@@ -39,7 +40,9 @@ extension Pagination {
         if before == nil, case .offset(let limit) = style { before = Self.product(number - 1, limit) }
         if before == nil, let size = signals.pageSize ?? pageSize, size > 0 {
             // Pages before this one: the echoed page counted from the feed's first, else Riffle's.
-            let index = signals.page.map { $0 - (signals.zeroBased ? 0 : first) } ?? number - 1
+            // A server's page number may be anything an `Int` holds: subtracted without trapping.
+            let index = signals.page.map { $0.subtractingReportingOverflow(signals.zeroBased ? 0 : first) }
+                .map { $0.overflow ? 0 : $0.partialValue } ?? number - 1
             before = Self.product(max(0, index), size)
         }
         guard let before else { return false }

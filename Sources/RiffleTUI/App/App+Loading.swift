@@ -2,6 +2,9 @@ import Foundation
 import RiffleKit
 
 extension App {
+    /// What the browser says at the end of a feed.
+    static let endOfFeed = "end of feed"
+
     /// Asks for the page after the last loaded one, unless one is in flight or the feed has ended.
     /// - Parameter explicit: the user asked (rather than a prefetch), so a paused prefetch resumes.
     static func appendNextPage(_ state: inout AppState, explicit: Bool) -> [Effect] {
@@ -57,7 +60,8 @@ extension App {
         }
         guard !state.endOfFeed else {
             state.pendingJump = nil
-            raise(&state, "end of feed")
+            // Said once: pressing `n` again while it shows stacks no copies.
+            if !state.toasts.contains(where: { $0.message == Self.endOfFeed }) { raise(&state, Self.endOfFeed) }
             return []
         }
         state.pendingJump = max(target, state.nextPageNumber)

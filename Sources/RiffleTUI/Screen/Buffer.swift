@@ -38,7 +38,10 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
         guard y >= 0, y < size.height, x < size.width else { return 0 }
         let limit = min(maxWidth ?? Int.max, size.width - x)
         guard limit > 0 else { return 0 }
-        let shown = TextWidth.truncate(Sanitizer.clean(text), to: limit)
+        // Only what can show is sanitised and measured, so a title of megabytes costs what fits: no
+        // more graphemes than a few per column (zero-width ones take none, and are bounded too).
+        let head = text.prefix(limit &* 4 &+ 16)
+        let shown = TextWidth.truncate(Sanitizer.clean(String(head)), to: limit, continues: head.endIndex < text.endIndex)
         var column = x
         for character in shown {
             let w = TextWidth.width(of: character)

@@ -62,9 +62,10 @@ public enum TextWidth {
     }
 
     /// `text` cut to at most `columns` columns, ending in "…" when anything was cut.
-    public static func truncate(_ text: String, to columns: Int) -> String {
+    /// - Parameter continues: `text` is the start of something longer, so it ends in "…" even when it fits.
+    public static func truncate(_ text: String, to columns: Int, continues: Bool = false) -> String {
         guard columns > 0 else { return "" }
-        if width(of: text) <= columns { return text }
+        if !continues && width(of: text) <= columns { return text }
         var out = ""
         var used = 0
         for character in text {

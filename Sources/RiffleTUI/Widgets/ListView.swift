@@ -69,24 +69,13 @@ public struct ListView: Sendable {
         self.footer = footer
     }
 
-    /// The dim text after an item's title: its details and the age of `createdAt`.
+    /// The dim text after an item's title: its details (counts already in the singular or plural
+    /// their number needs, "1 point", as RiffleKit builds them) and the age of `createdAt`.
     public static func details(of item: Item, now: Date) -> String {
-        var parts = item.details.map(singular)
+        var parts = item.details
         if let createdAt = item.createdAt { parts.append(Timestamp.age(of: createdAt, now: now)) }
         return parts.joined(separator: " · ")
     }
-
-    /// Counts the feed's fields give in the plural, "1 points" from a score of 1, read as "1 point".
-    static func singular(_ detail: String) -> String {
-        guard detail.hasPrefix("1 "), let unit = pluralUnits[detail.dropFirst(2)] else { return detail }
-        return "1 " + unit
-    }
-
-    /// The units item details are counted in, and their singulars.
-    static let pluralUnits: [Substring: String] = [
-        "points": "point", "comments": "comment", "stars": "star", "reactions": "reaction", "votes": "vote",
-        "replies": "reply", "answers": "answer", "likes": "like", "upvotes": "upvote", "items": "item",
-    ]
 
     /// Draws the visible lines into `area`, or `emptyText` centred when there are no items.
     public func render(into buffer: inout Buffer, area: Rect) {

@@ -1,0 +1,94 @@
+import DemoServer
+import Foundation
+import Testing
+
+@Suite("riffle dump stops at the end of a feed")
+struct DumpEndTests {
+    /// A feed of three pages of three items whose end only shows as an empty page 4 (no flag, no total).
+    static func threePagesThenEmpty() throws -> HTTPServer {
+        try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 0
+            let items = (1...3).filter { _ in (1...3).contains(page) }.map { #"{"id": \#(page * 10 + $0), "title": "item \#(page)-\#($0)"}"# }
+            return .json(#"{"items": [\#(items.joined(separator: ","))]}"#)
+        }
+    }
+
+    /// The demo feed cut to 90 items: three pages, the last saying `"total_pages": 3`.
+    static func threeDemoPages() throws -> DemoFeedServer {
+        let items = try DemoFeed.load().items.prefix(90)
+        return try DemoFeedServer(latency: .zero, timeline: .stored, feed: DemoFeed(items: Array(items), perPage: 30))
+    }
+
+    @Test(arguments: [["--pages", "1-200"], ["--all"], ["--pages", "1-"], ["--pages", "1-200", "--concurrency", "1"]])
+    func aThreePageFeedCostsAtMostFourRequests(extra: [String]) throws {
+        let server = try Self.threePagesThenEmpty()
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = "http://127.0.0.1:\(server.port)/items?page={page}"
+
+        let result = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")
+        #expect(server.requestCount <= 4, "\(server.requests)")
+        // Again from the cache: the stored end is known, nothing is asked.
+        let again = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        #expect(again.stdout == result.stdout)
+        #expect(server.requestCount <= 4, "\(server.requests)")
+    }
+
+    @Test func aPageThatSaysItIsTheLastEndsTheDumpWithoutAskingFurther() throws {
+        let demo = try Self.threeDemoPages()
+        defer { demo.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "1-200", "--concurrency", "1",
+                                           "--timings"])
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try DumpFixture.objects(result.stdout).count == 90)
+        #expect(demo.requestCount == 3, "page 3 says total_pages 3: page 4 is never asked for")
+        let summary = try #require(result.stderr.split(separator: "\n").last)
+        #expect(summary.hasPrefix(#"{"pages": 3, "errors": 0"#), "\(summary)")
+    }
+
+    @Test func anOpenRangeStartsWhereAskedAndRunsToTheEnd() throws {
+        let demo = try Self.threeDemoPages()
+        defer { demo.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let ids = demo.feed.items.map { String($0.id) }
+
+        let fromTwo = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "2-", "--fields", "id"])
+        #expect(fromTwo.status == 0, "\(fromTwo.stderr)")
+        #expect(try DumpFixture.objects(fromTwo.stdout).map { DumpFixture.text($0["id"]) } == Array(ids[30...]))
+
+        let all = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try DumpFixture.objects(all.stdout).map { DumpFixture.text($0["id"]) } == ids)
+        #expect((1...3).allSatisfy { demo.requestCount(page: $0) == 1 }, "each page once, the second run from the cache")
+    }
+
+    @Test func inAnOpenRangeAFailedPageEndsTheDump() throws {
+        let demo = try Self.threeDemoPages()
+        defer { demo.stop() }
+        demo.failPage = 2
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id", "--concurrency", "2"])
+
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("riffle: page 2: HTTP 500"), "\(result.stderr)")
+        #expect(try DumpFixture.objects(result.stdout).count == 30, "page 1 only: where the feed ends past page 2 is unknown")
+        #expect(demo.requestCount(page: 3) == 0)
+    }
+
+    @Test func allAndPagesTogetherAreAUsageError() throws {
+        let result = try RiffleBinary.run(["dump", try RiffleBinary.refusingTemplate(), "--all", "--pages", "1-2"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--all and --pages cannot be used together"), "\(result.stderr)")
+    }
+}
