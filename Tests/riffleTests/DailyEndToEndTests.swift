@@ -319,4 +319,57 @@ struct DailyEndToEndTests {
                 "\(session.screen())")
         try Self.quit(session)
     }
+
+    @Test func duplicatesOncePositionSortReloadMarksAndSearchInTheBrowser() throws {
+        let home = try Home()
+        @Sendable func item(_ id: String, _ title: String, _ points: Int) -> String {
+            #"{"id": "\#(id)", "title": "\#(title)", "url": "https://example.com/\#(id)", "points": \#(points)}"#
+        }
+        // Page 2 repeats bravo (the feed shifted between requests); page 1 gains delta later.
+        let first = Mutex([item("a", "alpha one", 5), item("b", "bravo two", 7)])
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/p/1": .json("[" + first.withLock { $0 }.joined(separator: ", ") + "]")
+            case "/p/2": .json("[" + [item("b", "bravo two", 7), item("c", "charlie three", 50)].joined(separator: ", ") + "]")
+            default: .json("[]")
+            }
+        }
+        defer { server.stop() }
+        let session = try home.session([server.baseURL.absoluteString + "/p/{page}"])
+        #expect(session.waitUntil { Self.statusBar(session).contains("item 1/2 · page 1") }, "\(session.screen())")
+
+        // n: page 2 lists bravo once, and the status bar counts three items
+        try session.send("n")
+        #expect(session.waitUntil { session.screen().contains("charlie three") && Self.statusBar(session).contains("/3 · page 2") },
+                "\(session.screen())")
+        try session.send("g")
+        #expect(session.waitUntil { session.screen().contains("alpha one") && session.screen().contains("charlie three") }, "\(session.screen())")
+        #expect(session.screen().split(separator: "\n").filter { $0.contains("bravo two") }.count == 1, "\(session.screen())")
+
+        // r on page 1, unchanged: no new items; then delta arrives and r lists it marked new
+        try session.send("r")
+        #expect(session.waitUntil { session.screen().contains("no new items") }, "\(session.screen())")
+        first.withLock { $0.insert(item("d", "delta four", 1), at: 0) }
+        try session.send("r")
+        #expect(session.waitUntil { session.screen().contains("1 new item") && session.screen().contains("delta four") }, "\(session.screen())")
+        let delta = session.screen().split(separator: "\n").first { $0.contains("delta four") } ?? ""
+        #expect(delta.contains("new"), "\(session.screen())")
+        // (alpha stays selected: now item 2 of 4)
+        #expect(Self.statusBar(session).contains("item 2/4"), "\(session.screen())")
+
+        // s twice: highest score first, said in the status bar
+        try session.send("s", "s")
+        #expect(session.waitUntil { Self.statusBar(session).contains("top score first") }, "\(session.screen())")
+        let rows = session.screen().split(separator: "\n").map(String.init)
+        #expect(rows.count > 1 && rows[1].contains("charlie three"), "\(session.screen())")
+
+        // S: search everything seen, from the browser
+        try session.send("S")
+        try session.send("-l", "charl")
+        try session.send("Enter")
+        #expect(session.waitUntil { session.screen().contains("search: charl") && session.screen().contains("charlie three") && session.screen().contains("match 1/1") },
+                "\(session.screen())")
+        try session.send("q")
+        try Self.quit(session)
+    }
 }
