@@ -247,6 +247,9 @@ struct DailyEndToEndTests {
                 "\(jsonl.stdout)")
         let tsv = try RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
         #expect(tsv.status == 0 && tsv.stdout.contains("alpha zeppelin\thttps://example.com/alpha-zeppelin"), "\(tsv.stdout)\(tsv.stderr)")
+        let here = try RiffleBinary.run(["search", "zeppelin", "--feed", "127.0.0.1", "--format", "tsv", "--fields", "feed,title",
+                                         "--cache-dir", home.cache.path], environment: environment)
+        #expect(here.status == 0 && here.stdout == "127.0.0.1\talpha zeppelin\n", "\(here.stdout)\(here.stderr)")
         let elsewhere = try RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
         #expect(elsewhere.status == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stdout)\(elsewhere.stderr)")
         let none = try RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
