@@ -34,6 +34,9 @@ struct DailyLoopTests {
     }
 
     static let size = Size(width: 80, height: 8)
+    /// How long a wait may take: the log's and the shelf's tasks run on the cooperative pool, which
+    /// other tests share on a loaded 2-core machine. A wait that succeeds returns at once.
+    static let patience: TimeInterval = 60
 
     @Test func theLogOpensAfterTheFirstFrameAndSeenMarksLastAcrossRuns() async throws {
         let folder = Folder()
@@ -44,13 +47,13 @@ struct DailyLoopTests {
         defer { pages.failEverythingWaiting() }
         let run = Self.run(pages, folder: folder, clock: clock, firstDrawSawLog: sawLog)
         // When the first frame is up, no reading log was open for it; then the log answers (3 new)
-        #expect(await run.frame { $0.description.contains("3 new") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("3 new") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
         #expect(sawLog.get() == false, "the reading log was opened before the first frame")
         // When the first item stays selected a moment, it becomes seen
         clock.set(LoopFixture.now.addingTimeInterval(5))
-        #expect(await run.frame { $0.description.contains("2 new") } != nil)
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("2 new") } != nil)
         run.terminal.send(.key(.character("q")))
-        #expect(await run.exitStatus() == 0)
+        #expect(await run.exitStatus(timeout: Self.patience) == 0)
         // Then another run finds it seen, and every listed item searchable
         let log = ReadingLog(cacheDirectory: folder.url)
         #expect(try await log.seenKeys(feed: Self.reference.id) == ["id:one"])
@@ -58,9 +61,9 @@ struct DailyLoopTests {
         let pages2 = MockPageSource(stored: [1: Self.page])
         defer { pages2.failEverythingWaiting() }
         let again = Self.run(pages2, folder: folder, clock: LockedValue(LoopFixture.now))
-        #expect(await again.frame { $0.description.contains("2 new") } != nil, "\(again.terminal.lastFrame?.description ?? "")")
+        #expect(await again.frame(timeout: Self.patience) { $0.description.contains("2 new") } != nil, "\(again.terminal.lastFrame?.description ?? "")")
         again.terminal.send(.key(.character("q")))
-        #expect(await again.exitStatus() == 0)
+        #expect(await again.exitStatus(timeout: Self.patience) == 0)
     }
 
     @Test func commentsComeFromTheSourceAndYankGoesToTheClipboard() async throws {
@@ -72,17 +75,17 @@ struct DailyLoopTests {
         defer { pages.failEverythingWaiting() }
         let copied = LockedValue<[String]>([])
         let run = Self.run(pages, folder: folder, clock: LockedValue(LoopFixture.now), copied: copied)
-        #expect(await run.frame { $0.description.contains("one") } != nil)
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("one") } != nil)
         // y copies the link and says so
         run.terminal.send(.key(.character("y")))
-        #expect(await run.frame { $0.description.contains("copied link") } != nil)
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("copied link") } != nil)
         #expect(copied.get() == ["https://example.com/one"])
         // c shows the thread
         run.terminal.send(.key(.character("c")))
-        #expect(await run.frame { $0.description.contains("a comment") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("a comment") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
         run.terminal.send(.key(.character("q")))
         run.terminal.send(.key(.character("q")))
-        #expect(await run.exitStatus() == 0)
+        #expect(await run.exitStatus(timeout: Self.patience) == 0)
     }
 
     /// Feeds a test lists and opens; each opens on a source of its own.
@@ -106,23 +109,23 @@ struct DailyLoopTests {
         let run = Self.run(alpha, folder: folder, clock: LockedValue(LoopFixture.now), shelf: MockShelf(["alpha": alpha, "beta": beta]),
                            start: .feedList)
         // When the list shows with counts, and Enter on the first opens alpha
-        #expect(await run.frame { $0.description.contains("alpha") && $0.description.contains("5 new") } != nil,
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("alpha") && $0.description.contains("5 new") } != nil,
                 "\(run.terminal.lastFrame?.description ?? "")")
         run.terminal.send(.key(.enter))
-        #expect(await run.calls(1) == [.init(page: 1, policy: .returnCacheElseLoad)])
+        #expect(await run.calls(1, timeout: Self.patience) == [.init(page: 1, policy: .returnCacheElseLoad)])
         // And q goes back to the list, j and Enter open beta
         run.terminal.send(.key(.character("q")))
         run.terminal.send(.key(.character("j")))
         run.terminal.send(.key(.enter))
-        #expect(await run.frame { $0.description.contains("beta item") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("beta item") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
         // Then alpha's late answer does not reach beta's list
         alpha.answer(1, with: .success(LoopFixture.page(1, titles: ["alpha item"], source: .network)))
         run.terminal.send(.key(.character("j")))
-        let after = await run.frame { _ in true }
+        let after = await run.frame(timeout: Self.patience) { _ in true }
         #expect(after?.description.contains("alpha item") == false)
         run.terminal.send(.key(.character("q")))
         run.terminal.send(.key(.character("q")))
-        #expect(await run.exitStatus() == 0)
+        #expect(await run.exitStatus(timeout: Self.patience) == 0)
     }
 }
 

@@ -56,9 +56,9 @@ struct DailyEndToEndTests {
         }
     }
 
-    static func quit(_ session: TmuxSession) throws {
+    static func quit(_ session: TmuxSession) async throws {
         try session.send("q")
-        #expect(session.waitUntil { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")
+        #expect(await session.waitFor { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")
         #expect(session.exitStatus() == 0)
     }
 
@@ -67,7 +67,7 @@ struct DailyEndToEndTests {
         session.screen().split(separator: "\n").last.map(String.init) ?? ""
     }
 
-    @Test func seenMarksSurviveARestart() throws {
+    @Test func seenMarksSurviveARestart() async throws {
         let home = try Home()
         let server = try Self.server(["p": [["alpha one", "bravo two", "charlie three"]]])
         defer { server.stop() }
@@ -75,26 +75,26 @@ struct DailyEndToEndTests {
 
         // Given the page listed (the first item becomes seen once it stays selected a moment)
         var session = try home.session([url])
-        #expect(session.waitUntil { session.screen().contains("charlie three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("charlie three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
         // When everything is marked seen, then the second item unseen again
         try session.send("M")
-        #expect(session.waitUntil { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
         try session.send("j", "m")
-        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
-        try Self.quit(session)
+        #expect(await session.waitFor { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        try await Self.quit(session)
 
         // Then a new run remembers: one item new, the same one
         session = try home.session([url])
-        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
-        try Self.quit(session)
+        #expect(await session.waitFor { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        try await Self.quit(session)
         // And with no colours the seen items carry a glyph the unseen one lacks
         session = try TmuxSession(command: ["env", "NO_COLOR=1", RiffleBinary.url.path, "--cache-dir", home.cache.path, url],
                                   width: 100, height: 24, environment: home.environment, socketPrefix: "daily")
-        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
         let lines = session.screen().split(separator: "\n").map(String.init)
         let alpha = try #require(lines.first { $0.contains("alpha one") }), bravo = try #require(lines.first { $0.contains("bravo two") })
         #expect(alpha.prefix(4) != bravo.prefix(4), "seen and unseen look alike:\n\(alpha)\n\(bravo)")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
     /// A feed on `server` in the shape of the `hn` preset: Algolia's search, comments from its items API.
@@ -123,7 +123,7 @@ struct DailyEndToEndTests {
         }
     }
 
-    @Test func aSavedHackerNewsItemShowsItsCommentTreeWithTheServerGone() throws {
+    @Test func aSavedHackerNewsItemShowsItsCommentTreeWithTheServerGone() async throws {
         let home = try Home()
         let server = try Self.hackerNewsServer()
         defer { server.stop() }
@@ -131,20 +131,20 @@ struct DailyEndToEndTests {
 
         // Given the item's comments read once
         var session = try home.session(["hn-saved"], width: 110)
-        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
         try session.send("c")
-        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("It scores every array") }, "\(session.screen())")
         #expect(server.requests.contains { $0.path == "/api/v1/items/42280701" })
         try session.send("q")
-        try Self.quit(session)
+        try await Self.quit(session)
 
         // When the server is gone and riffle starts again
         server.stop()
         session = try home.session(["hn-saved"], width: 110)
-        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
         try session.send("c")
         // Then the tree comes from the cache: authors, text from HTML (entities decoded), replies indented
-        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("It scores every array") }, "\(session.screen())")
         let screen = session.unwrappedScreen()
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(screen.contains("tptacek") && screen.contains("How does it decide which array"), "\(screen)")
@@ -157,15 +157,15 @@ struct DailyEndToEndTests {
         #expect(reply > parent, "the reply is not indented under its parent:\n\(screen)")
         // And Enter folds the first thread (its replies go) and unfolds it
         try session.send("Enter")
-        #expect(session.waitUntil { !session.screen().contains("It scores every array") && session.screen().contains("How does it decide") },
+        #expect(await session.waitFor { !session.screen().contains("It scores every array") && session.screen().contains("How does it decide") },
                 "\(session.screen())")
         try session.send("Enter")
-        #expect(session.waitUntil { session.screen().contains("It scores every array") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("It scores every array") }, "\(session.screen())")
         try session.send("q")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
-    @Test func theFeedListShowsUnseenCountsAndWhenEachWasFetched() throws {
+    @Test func theFeedListShowsUnseenCountsAndWhenEachWasFetched() async throws {
         let home = try Home()
         let server = try Self.server(["a": [["alpha one", "alpha two", "alpha three"]], "b": [["beta one", "beta two"]]])
         defer { server.stop() }
@@ -179,62 +179,62 @@ struct DailyEndToEndTests {
 
         // Given a feeds file with feeds, riffle opens on the list; nothing fetched yet
         let session = try home.session([])
-        #expect(session.waitUntil { session.screen().contains("the second feed") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("the second feed") }, "\(session.screen())")
         func row(_ name: String) -> String { session.screen().split(separator: "\n").map(String.init).first { $0.hasPrefix(" \(name) ") } ?? "" }
-        #expect(session.waitUntil { row("alpha").contains("not fetched") && row("beta").contains("not fetched") }, "\(session.screen())")
+        #expect(await session.waitFor { row("alpha").contains("not fetched") && row("beta").contains("not fetched") }, "\(session.screen())")
 
         // When alpha is opened, one item marked seen, and q goes back
         let alphaIsFirst = session.screen().split(separator: "\n").map(String.init).firstIndex { $0.hasPrefix(" alpha ") }
             ?? 0 < session.screen().split(separator: "\n").map(String.init).firstIndex { $0.hasPrefix(" beta ") } ?? 0
         if !alphaIsFirst { try session.send("j") }
         try session.send("Enter")
-        #expect(session.waitUntil { session.screen().contains("alpha three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("alpha three") && Self.statusBar(session).contains(" new") }, "\(session.screen())")
         // (everything seen, then the selected item unseen again: it stays so while selected)
         try session.send("M")
-        #expect(session.waitUntil { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("nothing new") }, "\(session.screen())")
         try session.send("j", "m")
-        #expect(session.waitUntil { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("1 new") }, "\(session.screen())")
         try session.send("q")
 
         // Then the list says alpha has 1 new and was fetched just now; beta still not fetched
-        #expect(session.waitUntil { row("alpha").contains("1 new") && row("alpha").contains("fetched") }, "\(session.screen())")
+        #expect(await session.waitFor { row("alpha").contains("1 new") && row("alpha").contains("fetched") }, "\(session.screen())")
         #expect(row("beta").contains("not fetched"), "\(session.screen())")
         #expect(session.screen().contains("1 with new items"), "\(session.screen())")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
-    @Test func yankPutsTheLinkAndTheJSONInTmuxsBuffer() throws {
+    @Test func yankPutsTheLinkAndTheJSONInTmuxsBuffer() async throws {
         let home = try Home()
         let server = try Self.server(["p": [["alpha one", "bravo two"]]])
         defer { server.stop() }
         let session = try home.session([server.baseURL.absoluteString + "/p/{page}"])
         // tmux keeps what a program copies with OSC 52 as a paste buffer when set-clipboard is on.
         try session.tmux(["set-option", "-s", "set-clipboard", "on"])
-        #expect(session.waitUntil { session.screen().contains("bravo two") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("bravo two") }, "\(session.screen())")
 
         try session.send("j", "y")
-        #expect(session.waitUntil { session.screen().contains("copied link: https://example.com/bravo-two") }, "\(session.screen())")
-        #expect(session.waitUntil { (try? session.tmux(["show-buffer"])) == "https://example.com/bravo-two" },
+        #expect(await session.waitFor { session.screen().contains("copied link: https://example.com/bravo-two") }, "\(session.screen())")
+        #expect(await session.waitFor { (try? session.tmux(["show-buffer"])) == "https://example.com/bravo-two" },
                 "buffer: \((try? session.tmux(["show-buffer"])) ?? "none")")
 
         try session.send("Y")
-        #expect(session.waitUntil { session.screen().contains("copied JSON") }, "\(session.screen())")
-        #expect(session.waitUntil { (try? session.tmux(["show-buffer"]))?.contains(#""title":"bravo two""#) == true },
+        #expect(await session.waitFor { session.screen().contains("copied JSON") }, "\(session.screen())")
+        #expect(await session.waitFor { (try? session.tmux(["show-buffer"]))?.contains(#""title":"bravo two""#) == true },
                 "buffer: \((try? session.tmux(["show-buffer"])) ?? "none")")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
-    @Test func searchFindsAWordFromAnEarlierPageWithTheServerStopped() throws {
+    @Test func searchFindsAWordFromAnEarlierPageWithTheServerStopped() async throws {
         let home = try Home()
         let server = try Self.server(["p": [["alpha zeppelin", "bravo two"], ["charlie three", "delta four"]]])
         let url = server.baseURL.absoluteString + "/p/{page}"
 
         // Given two pages listed in the browser
         let session = try home.session([url])
-        #expect(session.waitUntil { session.screen().contains("alpha zeppelin") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("alpha zeppelin") }, "\(session.screen())")
         try session.send("n")
-        #expect(session.waitUntil { session.screen().contains("delta four") }, "\(session.screen())")
-        try Self.quit(session)
+        #expect(await session.waitFor { session.screen().contains("delta four") }, "\(session.screen())")
+        try await Self.quit(session)
 
         // When the server is gone
         server.stop()
@@ -256,7 +256,7 @@ struct DailyEndToEndTests {
         #expect(none.status == 2 && none.stderr.contains("needs words"), "\(none.stderr)")
     }
 
-    @Test func configSetsKeysAndTheBrowserAndHelpShowsTheKeysInForce() throws {
+    @Test func configSetsKeysAndTheBrowserAndHelpShowsTheKeysInForce() async throws {
         let home = try Home()
         let server = try Self.hackerNewsServer()
         defer { server.stop() }
@@ -270,25 +270,25 @@ struct DailyEndToEndTests {
 
         // Given riffle with no argument: config.json's feed
         let session = try home.session([], width: 110, height: 40)
-        #expect(session.waitUntil { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
         // When ? is pressed, the help shows x for the discussion page and no C
         try session.send("?")
-        #expect(session.waitUntil { session.screen().contains("page in the browser") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("page in the browser") }, "\(session.screen())")
         let help = session.screen().split(separator: "\n").map(String.init)
         let row = try #require(help.first { $0.contains("page in the browser") })
         #expect(row.contains("│ c x "), "\(row)")
         try session.send("Escape")
         // Then C does nothing (y after it shows C was read) and x opens the discussion with the configured browser
         try session.send("C", "y")
-        #expect(session.waitUntil { session.screen().contains("copied link") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("copied link") }, "\(session.screen())")
         #expect(!FileManager.default.fileExists(atPath: opened.path), "C still opens the discussion")
         try session.send("x")
-        #expect(session.waitUntil { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
+        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
         #expect(try String(contentsOf: opened, encoding: .utf8) == server.baseURL.absoluteString + "/item?id=42280701")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
-    @Test func watchRevalidatesPageOneAndAddsWhatIsNewWithoutMovingTheSelection() throws {
+    @Test func watchRevalidatesPageOneAndAddsWhatIsNewWithoutMovingTheSelection() async throws {
         let home = try Home()
         // Page 1 with an ETag: a revalidation of an unchanged page is a 304.
         let page = Mutex((etag: "\"v1\"", titles: ["alpha one", "bravo two"]))
@@ -302,28 +302,28 @@ struct DailyEndToEndTests {
 
         // Given riffle watching every 10 s, bravo selected
         let session = try home.session(["--watch", "10s", server.baseURL.absoluteString + "/p/{page}"])
-        #expect(session.waitUntil { session.screen().contains("bravo two") && Self.statusBar(session).contains("watch 10s") },
+        #expect(await session.waitFor { session.screen().contains("bravo two") && Self.statusBar(session).contains("watch 10s") },
                 "\(session.screen())")
         try session.send("j")
-        #expect(session.waitUntil { Self.statusBar(session).contains("item 2/2") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("item 2/2") }, "\(session.screen())")
         // When a watch finds page 1 unchanged, it cost a 304
-        #expect(session.waitUntil(timeout: 60) { server.requests.contains { $0.header("If-None-Match") == "\"v1\"" } },
+        #expect(await session.waitFor(timeout: 60) { server.requests.contains { $0.header("If-None-Match") == "\"v1\"" } },
                 "no revalidation: \(server.requests)")
         // And when a new item arrives at the top
         page.withLock { $0 = (etag: "\"v2\"", titles: ["charlie three", "alpha one", "bravo two"]) }
         // Then the next watch lists it, marked new, and bravo stays selected (now item 3 of 3)
-        #expect(session.waitUntil(timeout: 60) { session.screen().contains("charlie three") }, "\(session.screen())")
+        #expect(await session.waitFor(timeout: 60) { session.screen().contains("charlie three") }, "\(session.screen())")
         let lines = session.screen().split(separator: "\n").map(String.init)
         #expect(lines.first { $0.contains("charlie three") }?.contains("new") == true, "\(session.screen())")
-        #expect(session.waitUntil { Self.statusBar(session).contains("item 3/3") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("item 3/3") }, "\(session.screen())")
         // And w stops watching
         try session.send("w")
-        #expect(session.waitUntil { session.screen().contains("stopped watching") && !Self.statusBar(session).contains("watch") },
+        #expect(await session.waitFor { session.screen().contains("stopped watching") && !Self.statusBar(session).contains("watch") },
                 "\(session.screen())")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 
-    @Test func duplicatesOncePositionSortReloadMarksAndSearchInTheBrowser() throws {
+    @Test func duplicatesOncePositionSortReloadMarksAndSearchInTheBrowser() async throws {
         let home = try Home()
         @Sendable func item(_ id: String, _ title: String, _ points: Int) -> String {
             #"{"id": "\#(id)", "title": "\#(title)", "url": "https://example.com/\#(id)", "points": \#(points)}"#
@@ -339,22 +339,22 @@ struct DailyEndToEndTests {
         }
         defer { server.stop() }
         let session = try home.session([server.baseURL.absoluteString + "/p/{page}"])
-        #expect(session.waitUntil { Self.statusBar(session).contains("item 1/2 · page 1") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("item 1/2 · page 1") }, "\(session.screen())")
 
         // n: page 2 lists bravo once, and the status bar counts three items
         try session.send("n")
-        #expect(session.waitUntil { session.screen().contains("charlie three") && Self.statusBar(session).contains("/3 · page 2") },
+        #expect(await session.waitFor { session.screen().contains("charlie three") && Self.statusBar(session).contains("/3 · page 2") },
                 "\(session.screen())")
         try session.send("g")
-        #expect(session.waitUntil { session.screen().contains("alpha one") && session.screen().contains("charlie three") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("alpha one") && session.screen().contains("charlie three") }, "\(session.screen())")
         #expect(session.screen().split(separator: "\n").filter { $0.contains("bravo two") }.count == 1, "\(session.screen())")
 
         // r on page 1, unchanged: no new items; then delta arrives and r lists it marked new
         try session.send("r")
-        #expect(session.waitUntil { session.screen().contains("no new items") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("no new items") }, "\(session.screen())")
         first.withLock { $0.insert(item("d", "delta four", 1), at: 0) }
         try session.send("r")
-        #expect(session.waitUntil { session.screen().contains("1 new item") && session.screen().contains("delta four") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("1 new item") && session.screen().contains("delta four") }, "\(session.screen())")
         let delta = session.screen().split(separator: "\n").first { $0.contains("delta four") } ?? ""
         #expect(delta.contains("new"), "\(session.screen())")
         // (alpha stays selected: now item 2 of 4)
@@ -362,7 +362,7 @@ struct DailyEndToEndTests {
 
         // s twice: highest score first, said in the status bar
         try session.send("s", "s")
-        #expect(session.waitUntil { Self.statusBar(session).contains("top score first") }, "\(session.screen())")
+        #expect(await session.waitFor { Self.statusBar(session).contains("top score first") }, "\(session.screen())")
         let rows = session.screen().split(separator: "\n").map(String.init)
         #expect(rows.count > 1 && rows[1].contains("charlie three"), "\(session.screen())")
 
@@ -370,9 +370,9 @@ struct DailyEndToEndTests {
         try session.send("S")
         try session.send("-l", "charl")
         try session.send("Enter")
-        #expect(session.waitUntil { session.screen().contains("search: charl") && session.screen().contains("charlie three") && session.screen().contains("match 1/1") },
+        #expect(await session.waitFor { session.screen().contains("search: charl") && session.screen().contains("charlie three") && session.screen().contains("match 1/1") },
                 "\(session.screen())")
         try session.send("q")
-        try Self.quit(session)
+        try await Self.quit(session)
     }
 }

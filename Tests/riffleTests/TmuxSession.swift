@@ -96,13 +96,31 @@ final class TmuxSession {
     }
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held. Polling a condition
-    /// (not sleeping for a guessed time) keeps the test fast when things are fast and correct when slow.
-    func waitUntil(timeout: TimeInterval = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
+    /// (not sleeping for a guessed time) keeps the test fast when things are fast and correct when
+    /// slow. The polling runs on a thread of its own while the test awaits it: it holds no thread of
+    /// the cooperative pool (two on a 2-core machine, shared by every test's tasks), and a busy pool
+    /// cannot make it miss a message that is on screen for three seconds.
+    func waitFor(timeout: TimeInterval = 20, _ condition: @escaping () -> Bool) async -> Bool {
+        let poll = Unchecked(condition)
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    if poll.value() {
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(20_000)
+                }
+                continuation.resume(returning: poll.value())
+            }.start()
         }
-        return try condition()
     }
+}
+
+/// A value handed to the polling thread of `TmuxSession.waitFor`.
+final class Unchecked<Value>: @unchecked Sendable {
+    // @unchecked: the test that made it awaits the thread that uses it, so the two never run at once.
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
