@@ -5,7 +5,7 @@ enum Usage {
     riffle \(version): browse paged JSON feeds in the terminal.
 
     Usage:
-      riffle                      the feed list when feeds.json has feeds, else config.json's feed,
+      riffle                      config.json's feed, else the feed list when feeds.json has feeds,
                                   else the built-in demo feed (offline, on 127.0.0.1)
       riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
