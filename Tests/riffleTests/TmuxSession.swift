@@ -38,6 +38,9 @@ final class TmuxSession {
     deinit {
         // Our own server only (its private socket): the pane's processes go with it.
         _ = try? tmux(["kill-server"])
+        // tmux leaves its socket file behind; it is ours (a name no one else uses).
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
         try? FileManager.default.removeItem(at: statusFile)
     }
 
