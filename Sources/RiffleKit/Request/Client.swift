@@ -33,7 +33,8 @@ public final class Client: Sendable {
         /// Unwraps enveloped answers; nil: the body is the payload.
         public var envelope: EnvelopeRule?
         /// Decodes payloads into endpoints' `Decodable` response types when an endpoint has no
-        /// `decoder` of its own; set its strategies once for an API (`.convertFromSnakeCase`, `.iso8601`).
+        /// `decoder` of its own; set its strategies once for an API (`.convertFromSnakeCase`, `.iso8601`)
+        /// before making the client. A class: copies of a configuration share it.
         public var decoder = JSONDecoder()
         /// Retries of transient failures.
         public var retry = RetryPolicy()
