@@ -279,6 +279,36 @@ struct CurlTransportTests {
         }
     }
 
+    @Test func uploadProgressIsReportedWhileTheBodyIsStillGoing() async throws {
+        // A body larger than loopback's socket buffers, and a server that reads none of it until the
+        // client has reported a step: the upload cannot finish before a step below the total is seen,
+        // however loaded the machine (a step reported only at the end never opens the gate).
+        let size = 48 * 1024 * 1024
+        let steps = Mutex<[TransferProgress]>([])
+        let gateTimedOut = Mutex(false)
+        let server = try ScriptedListener { connection, _ in
+            guard let head = connection.readHead() else { return }
+            if head.lowercased().contains("expect: 100-continue") { connection.write("HTTP/1.1 100 Continue\r\n\r\n") }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !steps.withLock({ $0.contains { $0.direction == .upload } }) {
+                guard ContinuousClock.now < deadline else { gateTimedOut.withLock { $0 = true }; break }
+                usleep(5_000)
+            }
+            let received = connection.readBody(length: size)
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            _ = received
+        }
+        let request = HTTPRequest(.post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"],
+                                  body: Data(repeating: 0x62, count: size))
+        let response = try await transport.send(request, context: TransferContext(progress: { step in steps.withLock { $0.append(step) } }))
+        #expect(response.status == 200)
+        #expect(!gateTimedOut.withLock { $0 }, "no upload step before the body was read")
+        let counts = steps.withLock { $0 }.filter { $0.direction == .upload }.map(\.completed)
+        #expect(counts.first.map { $0 > 0 && $0 < Int64(size) } == true, "the first step is part of the body: \(counts)")
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "went back: \(counts)")
+        #expect(counts.last == Int64(size))
+    }
+
     @Test func transfersSharingALimitOfOneRunOneAtATime() async throws {
         let server = try HTTPServer { _ in .json("{}").delayed(by: .milliseconds(30)) }
         let limit = ConcurrencyLimit(1)
@@ -354,8 +384,14 @@ final class TLSTestServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let portFile = folder.appendingPathComponent("port")
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures.appendingPathComponent("server.py").path, portFile.path]
+        // python3 from PATH, wherever this machine keeps it.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        guard let python = path.split(separator: ":").map({ "\($0)/python3" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            try? FileManager.default.removeItem(at: folder)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "python3 is not on PATH (\(path)); the TLS tests need it"])
+        }
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [fixtures.appendingPathComponent("server.py").path, portFile.path]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
