@@ -15,9 +15,9 @@ struct HTTPServerLimitsTests {
         }.count
     }
 
-    /// Polls `condition` every 10 ms for up to 10 s.
+    /// Polls `condition` every 10 ms for up to 30 s.
     static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {
             if ContinuousClock.now > deadline { return false }
             usleep(10_000)
