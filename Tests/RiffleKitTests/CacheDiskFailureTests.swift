@@ -43,7 +43,7 @@ struct CacheDiskFailureTests {
     func aReadOnlyCacheStillAnswers(withItsWALOpen: Bool) async throws {
         let server = try DemoFeedServer(latency: .zero)
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
+        let directory = Self.folderOthersCanReach().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
         defer {
             Self.setMode(directory, folders: 0o700, files: 0o600)
             try? FileManager.default.removeItem(at: directory)
@@ -65,6 +65,20 @@ struct CacheDiskFailureTests {
         #expect(Self.listing(directory) == before, "nothing written")
         #expect(server.requestCount(page: 4) == 1 && server.requestCount(page: 1) == 2)
         _ = other
+    }
+
+    /// Where the read-only cache goes: the temporary directory when every folder above it lets other
+    /// users through (the child drops to another user when run as root), else /tmp, which POSIX
+    /// provides for every user. A private `TMPDIR` (`mktemp -d`, mode 0700) would hide the cache.
+    static func folderOthersCanReach() -> URL {
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL
+        var folder = temporary
+        while folder.path != "/" {
+            var info = stat()
+            guard stat(folder.path, &info) == 0, info.st_mode & 0o001 != 0 else { return URL(fileURLWithPath: "/tmp") }
+            folder.deleteLastPathComponent()
+        }
+        return temporary
     }
 
     /// Every file and folder under `url` with its size.
