@@ -16,9 +16,10 @@ struct ClientProgressTests {
         }
     }
 
-    /// - Parameter minimumSteps: FoundationNetworking reports upload bytes from libcurl's throttled
-    ///   progress callback; on a loaded machine a loopback upload can finish between two callbacks, so
-    ///   uploads may show only the final total. Received data arrives in many chunks.
+    /// - Parameter minimumSteps: libcurl reports upload bytes from its progress callback; on a loaded
+    ///   machine a loopback upload to a server that reads at once can finish between two callbacks, so
+    ///   uploads may show only the final total here (`CurlTransportTests` holds the body back to see the
+    ///   steps before it). Received data arrives in many chunks.
     static func checkRises(_ steps: [TransferProgress], to total: Int, minimumSteps: Int) {
         #expect(steps.count >= minimumSteps)
         #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.completed <= $1.completed })
