@@ -204,7 +204,8 @@ struct HTTPServerTests {
         let started = ContinuousClock.now
         server.stop()
 
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Not the hour of the delay, nor the 5 s `stop` gives its threads at most.
+        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(client.readReply() == nil)
     }
 
