@@ -301,7 +301,11 @@ struct CurlTransportTests {
         // A budget beyond the gate's, so a missing step fails as one rather than as a timeout.
         let request = HTTPRequest(.post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"],
                                   body: Data(repeating: 0x62, count: size), timeout: .seconds(120))
-        let response = try await transport.send(request, context: TransferContext(progress: { step in steps.withLock { $0.append(step) } }))
+        // libcurl ends an upload that does not move for the stall limit (plus 10 s): beyond the gate too.
+        var configuration = CurlTransport.Configuration()
+        configuration.stallTimeout = .seconds(120)
+        let response = try await CurlTransport(configuration)
+            .send(request, context: TransferContext(progress: { step in steps.withLock { $0.append(step) } }))
         #expect(response.status == 200)
         #expect(!gateTimedOut.withLock { $0 }, "no upload step before the body was read")
         let counts = steps.withLock { $0 }.filter { $0.direction == .upload }.map(\.completed)
