@@ -3,7 +3,7 @@ import Foundation
 /// The `riffle` executable that `swift build` put beside the test bundle.
 enum RiffleBinary {
     static var url: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.standardizedFileURL.deletingLastPathComponent()
         // On Linux the test runner is `<bin>/RifflePackageTests.xctest`; on macOS it is inside a bundle.
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("riffle").path),
               directory.path != "/" {

@@ -22,7 +22,7 @@ enum CacheChildProcess {
 
     /// The child program: found beside the test bundle, in the folder `swift build` put both in.
     static var executable: String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.standardizedFileURL.deletingLastPathComponent()
         // On Linux the test runner is `<bin>/RifflePackageTests.xctest`; on macOS it is inside a bundle.
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("riffle-test-child").path),
               directory.path != "/" {
