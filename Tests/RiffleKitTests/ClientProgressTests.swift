@@ -1,6 +1,5 @@
 import DemoServer
 import Foundation
-import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -25,33 +24,22 @@ struct ClientProgressTests {
     }
 
     @Test func uploadProgressRisesToTheTotal() async throws {
-        // A body larger than loopback's socket buffers, and a server that reads none of it until the
-        // caller has seen a step: the steps must come while the body is still going, not only at the end.
-        let size = 48 * 1024 * 1024
-        let stepSeen = Mutex(false)
-        let listener = try ScriptedListener { connection, _ in
-            guard let head = connection.readHead() else { return }
-            if head.lowercased().contains("expect: 100-continue") { connection.write("HTTP/1.1 100 Continue\r\n\r\n") }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !stepSeen.withLock({ $0 }), ContinuousClock.now < deadline { usleep(5_000) }
-            let reply = #"{"received": \#(connection.readBody(length: size))}"#
-            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(reply.utf8.count)\r\n\r\n\(reply)")
-        }
-        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
-        configuration.timeout = .seconds(120)
+        let server = try HeldUploadServer()
+        let size = HeldUploadServer.size
+        var configuration = Client.Configuration(baseURL: server.url("/"), environment: [:])
+        configuration.timeout = .seconds(120)  // beyond the server's wait
         configuration.retry = .none
-        var transport = CurlTransport.Configuration()
-        transport.stallTimeout = .seconds(120)  // libcurl would end the held-back upload before the gate
-        let client = Client(configuration, transport: CurlTransport(transport))
+        let client = Client(configuration, transport: HeldUploadServer.transport())
         let body = RequestBody.raw(Data(repeating: 0x62, count: size), contentType: "application/octet-stream")
         let transfer = client.transfer(Endpoint<JSONValue>(.post, "/upload", body: body))
         var steps: [TransferProgress] = []
         for await step in transfer.progress where step.direction == .upload {
             steps.append(step)
-            stepSeen.withLock { $0 = true }
+            server.sawStep()
         }
         let reply = try await transfer.response
         #expect(reply.value == ["received": .number(String(size))])
+        #expect(!server.gaveUpWaiting, "no upload step before the body was read")
         #expect(steps.first.map { $0.completed < Int64(size) } == true, "a step before the end: \(steps.map(\.completed))")
         Self.checkRises(steps, to: size, minimumSteps: 2)
     }

@@ -280,34 +280,18 @@ struct CurlTransportTests {
     }
 
     @Test func uploadProgressIsReportedWhileTheBodyIsStillGoing() async throws {
-        // A body larger than loopback's socket buffers, and a server that reads none of it until the
-        // client has reported a step: the upload cannot finish before a step below the total is seen,
-        // however loaded the machine (a step reported only at the end never opens the gate).
-        let size = 48 * 1024 * 1024
+        let server = try HeldUploadServer()
+        let size = HeldUploadServer.size
         let steps = Mutex<[TransferProgress]>([])
-        let gateTimedOut = Mutex(false)
-        let server = try ScriptedListener { connection, _ in
-            guard let head = connection.readHead() else { return }
-            if head.lowercased().contains("expect: 100-continue") { connection.write("HTTP/1.1 100 Continue\r\n\r\n") }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !steps.withLock({ $0.contains { $0.direction == .upload } }) {
-                guard ContinuousClock.now < deadline else { gateTimedOut.withLock { $0 = true }; break }
-                usleep(5_000)
-            }
-            let received = connection.readBody(length: size)
-            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-            _ = received
-        }
-        // A budget beyond the gate's, so a missing step fails as one rather than as a timeout.
+        // A budget beyond the server's wait, so a missing step fails as one rather than as a timeout.
         let request = HTTPRequest(.post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"],
                                   body: Data(repeating: 0x62, count: size), timeout: .seconds(120))
-        // libcurl ends an upload that does not move for the stall limit (plus 10 s): beyond the gate too.
-        var configuration = CurlTransport.Configuration()
-        configuration.stallTimeout = .seconds(120)
-        let response = try await CurlTransport(configuration)
-            .send(request, context: TransferContext(progress: { step in steps.withLock { $0.append(step) } }))
-        #expect(response.status == 200)
-        #expect(!gateTimedOut.withLock { $0 }, "no upload step before the body was read")
+        let response = try await HeldUploadServer.transport().send(request, context: TransferContext(progress: { step in
+            steps.withLock { $0.append(step) }
+            if step.direction == .upload { server.sawStep() }
+        }))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"received": \#(size)}"#)
+        #expect(!server.gaveUpWaiting, "no upload step before the body was read")
         let counts = steps.withLock { $0 }.filter { $0.direction == .upload }.map(\.completed)
         #expect(counts.first.map { $0 > 0 && $0 < Int64(size) } == true, "the first step is part of the body: \(counts)")
         #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "went back: \(counts)")
