@@ -53,8 +53,10 @@ extension PageLoader {
     /// A page from a body already read.
     nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) -> Page {
-        Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-             isLastPage: isLast(number, parsed: parsed, next: next, known: known))
+        var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
+                        isLastPage: isLast(number, parsed: parsed, next: next, known: known))
+        (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: feed.requestedPageSize)
+        return page
     }
 
     /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry, and
