@@ -23,7 +23,9 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["AssetEmbedder"]),
         // libcurl's functions, declared by hand and loaded on first use (libcurl.so.4 ships without headers).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "RiffleKit", dependencies: ["CSQLite3", "CCurl", "RiffleAssets"]),
+        // RiffleKit's layers, bottom up; each may import only what its dependencies list (see README, "Modules").
+        .target(name: "RiffleJSON"),
+        .target(name: "RiffleKit", dependencies: ["RiffleJSON", "CSQLite3", "CCurl", "RiffleAssets"]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
@@ -35,7 +37,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
-        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "RiffleJSON", "DemoServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleTUI", "RiffleKit"]),

@@ -250,7 +250,7 @@ struct JSONScanner {
 
 /// Bytes appended without `Array`'s generic and uniqueness overhead: escaped strings are built here
 /// a few bytes at a time.
-final class ByteBuffer {
+package final class ByteBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity = 256
     private var count = 0

@@ -71,7 +71,7 @@ public final class JSONDocument: Sendable {
     public var root: JSONNode { JSONNode(document: self, index: 0) }
 
     /// Runs `body` with a reader over the bytes and the tape (both valid only inside `body`).
-    func withReader<R, E: Error>(_ body: (TapeReader) throws(E) -> R) throws(E) -> R {
+    package func withReader<R, E: Error>(_ body: (TapeReader) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = data.withUnsafeBytes { raw in
             tape.withUnsafeBufferPointer { tape in
                 // The initialiser rejected empty data, so there is a base address.
@@ -84,7 +84,7 @@ public final class JSONDocument: Sendable {
 
     /// The scalar at a dotted path from the root (`meta.has_more`), or nil when there is none there
     /// (or a container is).
-    func scalar(atPath path: String) -> JSONValue? {
+    package func scalar(atPath path: String) -> JSONValue? {
         withReader { (r: TapeReader) -> JSONValue? in
             r.value(0, at: path.split(separator: ".", omittingEmptySubsequences: true).lazy.map(String.init)).flatMap(r.scalar)
         }
@@ -100,7 +100,13 @@ public final class JSONDocument: Sendable {
 public struct JSONNode: Sendable, Equatable {
     /// The document the value lives in (kept alive by the node).
     public let document: JSONDocument
-    let index: Int
+    package let index: Int
+
+    /// The value at tape `index` of `document`.
+    package init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
 
     /// The value with all its contents, built now.
     public var value: JSONValue { document.value(at: index) }

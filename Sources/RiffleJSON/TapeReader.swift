@@ -2,21 +2,21 @@ import Foundation
 
 /// Reads a document's tape through raw pointers, valid only inside `JSONDocument.withReader`.
 /// Indices are tape indices; lookups follow `JSONValue`'s rules (the last of duplicated keys wins).
-struct TapeReader {
-    let base: UnsafePointer<UInt8>
-    let count: Int
-    let tape: UnsafeBufferPointer<TapeEntry>
+package struct TapeReader {
+    package let base: UnsafePointer<UInt8>
+    package let count: Int
+    package let tape: UnsafeBufferPointer<TapeEntry>
 
-    @inline(__always) func kind(_ i: Int) -> TapeEntry.Kind { tape[i].kind }
+    @inline(__always) package func kind(_ i: Int) -> TapeEntry.Kind { tape[i].kind }
 
     /// The tape index just past the value at `i` and everything inside it.
-    @inline(__always) func after(_ i: Int) -> Int {
+    @inline(__always) package func after(_ i: Int) -> Int {
         let entry = tape[i]
         return entry.kind == .object || entry.kind == .array ? Int(entry.end) : i &+ 1
     }
 
     /// Calls `body` with the key and value index of each member of the object at `i`, in order.
-    @inline(__always) func forEachMember(of i: Int, _ body: (_ key: Int, _ value: Int) -> Void) {
+    @inline(__always) package func forEachMember(of i: Int, _ body: (_ key: Int, _ value: Int) -> Void) {
         var c = i &+ 1
         let end = Int(tape[i].end)
         while c < end {
@@ -26,7 +26,7 @@ struct TapeReader {
     }
 
     /// Calls `body` with the index of each element of the array at `i`, in order.
-    @inline(__always) func forEachElement(of i: Int, _ body: (Int) -> Void) {
+    @inline(__always) package func forEachElement(of i: Int, _ body: (Int) -> Void) {
         var c = i &+ 1
         let end = Int(tape[i].end)
         while c < end {
@@ -35,14 +35,14 @@ struct TapeReader {
         }
     }
 
-    func memberCount(of i: Int) -> Int {
+    package func memberCount(of i: Int) -> Int {
         var n = 0
         forEachMember(of: i) { _, _ in n += 1 }
         return n
     }
 
     /// The value of `key` in the object at `i`, or nil when `i` is not an object or lacks the key.
-    func member(of i: Int, named key: String) -> Int? {
+    package func member(of i: Int, named key: String) -> Int? {
         guard tape[i].kind == .object else { return nil }
         var found: Int?
         forEachMember(of: i) { k, v in if keyMatches(k, key) { found = v } }
@@ -51,7 +51,7 @@ struct TapeReader {
 
     /// The value at `path` from `i`: object keys, or element numbers in arrays (`artists.0.name`).
     /// An empty path is `i` itself.
-    func value<Path: Sequence<String>>(_ i: Int, at path: Path) -> Int? {
+    package func value<Path: Sequence<String>>(_ i: Int, at path: Path) -> Int? {
         var current = i
         for key in path {
             switch tape[current].kind {
@@ -77,7 +77,7 @@ struct TapeReader {
 
     /// Whether the key at `k` is `key`. Plain keys compare as bytes; a key with escapes or
     /// non-ASCII bytes compares as `String`s (canonical equivalence, as `JSONObject` does).
-    @inline(__always) func keyMatches(_ k: Int, _ key: String) -> Bool {
+    @inline(__always) package func keyMatches(_ k: Int, _ key: String) -> Bool {
         let entry = tape[k]
         guard entry.flags == 0 else { return string(k) == key }
         let length = Int(entry.end) &- Int(entry.start) &- 1
@@ -90,7 +90,7 @@ struct TapeReader {
     /// The text of the string at `i`, unescaped. Total: in a `.structure` document, invalid UTF-8
     /// (repaired by `String(decoding:)`) and malformed escapes become U+FFFD.
     /// - Parameter scratch: a buffer to reuse when reading many strings.
-    func string(_ i: Int, scratch: ByteBuffer? = nil) -> String {
+    package func string(_ i: Int, scratch: ByteBuffer? = nil) -> String {
         let entry = tape[i]
         if entry.flags & TapeEntry.escaped == 0 {
             let run = UnsafeBufferPointer(start: base + Int(entry.start) + 1, count: Int(entry.end) &- Int(entry.start) &- 1)
@@ -101,13 +101,13 @@ struct TapeReader {
     }
 
     /// The number's exact text.
-    func numberText(_ i: Int) -> String {
+    package func numberText(_ i: Int) -> String {
         let entry = tape[i]
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start)), as: UTF8.self)
     }
 
     /// A scalar as a `JSONValue` (containers are nil): what the display rules look at.
-    func scalar(_ i: Int) -> JSONValue? {
+    package func scalar(_ i: Int) -> JSONValue? {
         switch tape[i].kind {
         case .string: .string(string(i))
         case .number: .number(numberText(i))
@@ -119,7 +119,7 @@ struct TapeReader {
     }
 
     /// `JSONValue.scalarText` of the value at `i`.
-    func scalarText(_ i: Int) -> String? {
+    package func scalarText(_ i: Int) -> String? {
         switch tape[i].kind {
         case .string: string(i)
         case .number: numberText(i)
@@ -130,7 +130,7 @@ struct TapeReader {
     }
 
     /// The value at `i` with all its contents, built from the tape.
-    func value(_ i: Int) -> JSONValue {
+    package func value(_ i: Int) -> JSONValue {
         value(i, scratch: ByteBuffer())
     }
 
@@ -154,7 +154,7 @@ struct TapeReader {
         }
     }
 
-    func elementCount(of i: Int) -> Int {
+    package func elementCount(of i: Int) -> Int {
         var n = 0
         forEachElement(of: i) { _ in n &+= 1 }
         return n
@@ -163,7 +163,7 @@ struct TapeReader {
 
 extension TapeReader {
     /// `Timestamp.date(from:)` of the value at `i`, reading a plain string's bytes in place.
-    func date(_ i: Int) -> Date? {
+    package func date(_ i: Int) -> Date? {
         let entry = tape[i]
         switch entry.kind {
         case .string where entry.flags & TapeEntry.escaped == 0:
@@ -176,7 +176,7 @@ extension TapeReader {
     }
 
     /// The keys (and element numbers) from the root to the value at `target`: `["data", "children"]`.
-    func path(to target: Int) -> [String] {
+    package func path(to target: Int) -> [String] {
         var path: [String] = []
         var current = 0
         while current != target {

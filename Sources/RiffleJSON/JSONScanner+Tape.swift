@@ -3,21 +3,21 @@ import Foundation
 /// One value or object key of a document, as the tape pass records it.
 ///
 /// 12 bytes, so a page's tape stays small and cache-friendly; documents are limited to 4 GB.
-struct TapeEntry {
-    enum Kind: UInt8 { case null, `true`, `false`, number, string, object, array }
+package struct TapeEntry {
+    package enum Kind: UInt8 { case null, `true`, `false`, number, string, object, array }
 
     /// Set in `flags` when a string holds escapes (its text must be unescaped).
-    static let escaped: UInt8 = 1
+    package static let escaped: UInt8 = 1
     /// Set in `flags` when a string holds non-ASCII bytes (byte equality is not `String` equality).
-    static let nonASCII: UInt8 = 2
+    package static let nonASCII: UInt8 = 2
 
     /// Offset of the value's first byte (a string's opening quote).
-    var start: UInt32
+    package var start: UInt32
     /// Strings: offset of the closing quote; numbers: offset just past the last digit;
     /// containers: the tape index just past their last descendant.
-    var end: UInt32
-    var kind: Kind
-    var flags: UInt8 = 0
+    package var end: UInt32
+    package var kind: Kind
+    package var flags: UInt8 = 0
 }
 
 /// The tape pass: one walk over the bytes that checks them (RFC 8259, strictly; see `JSONParser`)

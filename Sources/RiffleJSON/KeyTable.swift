@@ -6,11 +6,11 @@ import Foundation
 ///
 /// Built once into plain arrays (a `Sendable` value with no pointers of its own); `withMatcher`
 /// lends a matching loop raw pointers into them, so matching costs no retain or release.
-struct KeyTable: Sendable {
+package struct KeyTable: Sendable {
     /// The keys, by number.
-    let keys: [String]
+    package let keys: [String]
     /// Per key number: its value as an array index when it is a whole number (`"0"`), else -1.
-    let indices: [Int]
+    package let indices: [Int]
     /// Every key's UTF-8, one after another.
     private let bytes: [UInt8]
     /// `[offset, length, number, prefix]` per key, sorted by length and then first byte; `prefix` is
@@ -23,7 +23,7 @@ struct KeyTable: Sendable {
     private static let maxLength = 32
 
     /// - Parameter keys: distinct keys of ASCII text shorter than 32 bytes; each is numbered by its position.
-    init(_ keys: [String]) {
+    package init(_ keys: [String]) {
         precondition(Set(keys).count == keys.count, "KeyTable keys must be distinct")
         precondition(keys.allSatisfy { !$0.isEmpty && $0.utf8.count < Self.maxLength && $0.utf8.allSatisfy { $0 < 0x80 } })
         self.keys = keys
@@ -47,10 +47,10 @@ struct KeyTable: Sendable {
     }
 
     /// The number of `key`, or nil when it is not in the table.
-    func number(of key: String) -> Int? { keys.firstIndex(of: key) }
+    package func number(of key: String) -> Int? { keys.firstIndex(of: key) }
 
     /// Runs `body` with a matcher over this table (valid only inside `body`).
-    func withMatcher<R, E: Error>(_ body: (KeyMatcher) throws(E) -> R) throws(E) -> R {
+    package func withMatcher<R, E: Error>(_ body: (KeyMatcher) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = bytes.withUnsafeBufferPointer { bytes in
             entries.withUnsafeBufferPointer { entries in
                 starts.withUnsafeBufferPointer { starts in
@@ -67,19 +67,19 @@ struct KeyTable: Sendable {
 }
 
 /// `KeyTable`'s arrays seen through raw pointers, valid only inside `KeyTable.withMatcher`.
-struct KeyMatcher {
+package struct KeyMatcher {
     fileprivate let bytes: UnsafePointer<UInt8>
     fileprivate let entries: UnsafePointer<Int>?
     fileprivate let starts: UnsafePointer<Int32>
     fileprivate let indices: UnsafeBufferPointer<Int>
     /// How many keys the table has.
-    let count: Int
+    package let count: Int
 
     /// The number of the key whose UTF-8 is the `length` bytes at `key`, or nil.
     /// - Parameter readable: how many bytes from `key` may be read (at least `length`): a key in a
     ///   document is followed by at least four more (`":1}`), which lets its first eight bytes be
     ///   loaded as one word.
-    @inline(__always) func number(_ key: UnsafePointer<UInt8>, length: Int, readable: Int) -> Int? {
+    @inline(__always) package func number(_ key: UnsafePointer<UInt8>, length: Int, readable: Int) -> Int? {
         let first = key[0]
         guard length < 32, first < 0x80, let entries else { return nil }
         let slot = length &* 128 &+ Int(first)
@@ -107,7 +107,7 @@ struct KeyMatcher {
 
     /// The number of the key at tape index `k`, or nil. Keys with escapes or non-ASCII bytes are
     /// decoded first; the table's keys are ASCII, which only an ASCII string can equal.
-    @inline(__always) func number(ofKeyAt k: Int, _ r: TapeReader) -> Int? {
+    @inline(__always) package func number(ofKeyAt k: Int, _ r: TapeReader) -> Int? {
         let entry = r.tape[k]
         if entry.flags == 0 {
             let start = Int(entry.start) &+ 1
@@ -123,7 +123,7 @@ struct KeyMatcher {
 
     /// The value of key `number` in the object at `i` (the last of duplicates), or nil. On an array,
     /// a whole-number key picks that element (`artists.0.name`).
-    func member(of i: Int, _ number: Int, _ r: TapeReader) -> Int? {
+    package func member(of i: Int, _ number: Int, _ r: TapeReader) -> Int? {
         switch r.kind(i) {
         case .object:
             var found: Int?
