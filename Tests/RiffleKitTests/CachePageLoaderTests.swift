@@ -55,10 +55,10 @@ final class CachePageLoaderTests: Sendable {
         let one = try await loader.load(1)
         let two = try await loader.load(2)
         let stats = try await loader.cache.statistics()
-        let feed = try #require(stats.feeds.first)
-        #expect(stats.feeds.count == 1)
-        #expect(feed.feedID == loader.feed.id)
-        #expect(feed.pageCount == 2)
+        let feed = try #require(stats.owners.first)
+        #expect(stats.owners.count == 1)
+        #expect(feed.owner == loader.feed.id)
+        #expect(feed.count == 2)
         #expect(feed.size == one.data.count + two.data.count)
         #expect(stats.totalSize == feed.size)
 
@@ -82,7 +82,7 @@ final class CachePageLoaderTests: Sendable {
 
         #expect(page.source == .network)
         #expect(server.requestCount(page: 3) == 2)
-        #expect(try await fresh.cache.statistics().feeds.first?.pageCount == 1)
+        #expect(try await fresh.cache.statistics().owners.first?.count == 1)
         #expect(try await fresh.load(3).source == .disk)
     }
 

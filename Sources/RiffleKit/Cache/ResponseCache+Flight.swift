@@ -66,13 +66,8 @@ extension ResponseCache {
     /// Callers waiting on the transfer for `request` (for tests of coalescing and cancellation).
     func waiterCount(for request: HTTPRequest) -> Int { flights[Self.flightKey(request)]?.waiters.count ?? 0 }
 
-    /// Requests share a transfer only when every header matches too: a `Vary`ing server could answer two
-    /// requests with one cache key differently (another `Accept-Language`, say).
-    /// `key`: the request's cache key when the caller has it already.
-    static func flightKey(_ request: HTTPRequest, key: CacheKey? = nil) -> CacheKey {
-        let headers = request.headers.map { "\($0.name.lowercased()):\($0.value)" }.sorted()
-        return CacheKey(id: (key ?? CacheKey(request)).id + ":" + SHA256.hex(headers.joined(separator: "\n")))
-    }
+    /// The key transfers for `request` share (`CacheKey.flight`).
+    static func flightKey(_ request: HTTPRequest, key: CacheKey? = nil) -> CacheKey { CacheKey.flight(request, key: key) }
 
     private func leave(_ key: CacheKey, waiter: Int) {
         guard var flight = flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }

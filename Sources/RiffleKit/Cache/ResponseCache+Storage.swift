@@ -57,7 +57,7 @@ extension ResponseCache {
     /// Total size, entry count and per-feed page figures.
     public func statistics() throws(RiffleError) -> CacheStatistics {
         guard FileManager.default.fileExists(atPath: indexPath) else {
-            return CacheStatistics(totalSize: 0, entryCount: 0, sizeLimit: configuration.sizeLimit, feeds: [])
+            return CacheStatistics(totalSize: 0, entryCount: 0, sizeLimit: configuration.sizeLimit)
         }
         if let diskStore { return diskStore.statistics() }
         return try openDisk(create: false).statistics()

@@ -68,6 +68,15 @@ extension PageLoader {
         })
     }
 
+    /// The loader's cache, keeping page `number`'s body at its `pageLocation`, for the client's pipeline.
+    nonisolated func cacheTarget(_ number: Int, url: URL, parsed: ParsedBodyBox) -> CacheTarget {
+        let cache = self.cache, location = pageLocation(number, url: url, parsed: parsed)
+        return CacheTarget { request, policy, lifetime, validate, fetch throws(RiffleError) in
+            try await cache.response(for: request, policy: policy, lifetime: lifetime, location: location, checksJSON: true,
+                                     validate: validate, fetch: fetch)
+        }
+    }
+
     /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
     func storedPage(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async -> Page? {

@@ -193,7 +193,7 @@ public actor PageLoader {
         let parsedBody = ParsedBodyBox()
         let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
                                                           keep: parsedBody),
-                                             target: CacheTarget(cache: cache, location: pageLocation(number, url: url, parsed: parsedBody)))
+                                             target: cacheTarget(number, url: url, parsed: parsedBody))
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
         let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)

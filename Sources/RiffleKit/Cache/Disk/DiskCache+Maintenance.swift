@@ -257,7 +257,7 @@ extension DiskCache {
         } ?? []
         return CacheStatistics(
             totalSize: totals?[0].int ?? 0, entryCount: totals?[1].int ?? 0, sizeLimit: sizeLimit,
-            feeds: feeds.map { .init(feedID: $0[0].text ?? "", size: $0[1].int ?? 0, pageCount: $0[2].int ?? 0) })
+            owners: feeds.map { .init(owner: $0[0].text ?? "", size: $0[1].int ?? 0, count: $0[2].int ?? 0) })
     }
 
     /// The page paths indexed for `feedID`.

@@ -110,7 +110,7 @@ extension RiffleError {
 
     /// This error with `transform` applied to every text it carries (server text, URLs, reasons);
     /// numbers and the case stay. How secrets are taken out of messages (`SecretRedactor`).
-    func mappingText(_ transform: (String) -> String) -> RiffleError {
+    package func mappingText(_ transform: (String) -> String) -> RiffleError {
         switch self {
         case .cannotConnect(let host, let reason): .cannotConnect(host: transform(host), reason: transform(reason))
         case .dnsFailure(let host): .dnsFailure(host: transform(host))
@@ -135,7 +135,7 @@ extension RiffleError {
     }
 
     /// `error` as a `RiffleError`: itself, `.cancelled` for a `CancellationError`, else `.transport` with its text.
-    init(wrapping error: any Error) {
+    package init(wrapping error: any Error) {
         if let riffle = error as? RiffleError { self = riffle }
         else if error is CancellationError { self = .cancelled }
         else { self = .transport(Self.oneLine(String(describing: error))) }
@@ -184,7 +184,7 @@ extension RiffleError {
     /// Server text (a key, a path) shown as it is but safe on a terminal: C0 controls as their
     /// visible pictures (ESC as ␛), DEL as ␡, C1 controls, bidirectional overrides and line or
     /// paragraph separators as U+FFFD; cut to `limit` characters.
-    static func visible(_ text: String, limit: Int) -> String {
+    package static func visible(_ text: String, limit: Int) -> String {
         var out = String.UnicodeScalarView()
         for (n, scalar) in text.unicodeScalars.enumerated() {
             if n == limit { out.append("…"); break }
@@ -200,12 +200,12 @@ extension RiffleError {
     }
 
     /// The start of a body as one printable line, for `httpStatus` errors.
-    static func excerpt(_ body: Data, limit: Int = 100) -> String {
+    package static func excerpt(_ body: Data, limit: Int = 100) -> String {
         oneLine(String(decoding: body.prefix(limit * 4), as: UTF8.self), limit: limit)
     }
 
     /// `bytes` as "64 MiB", "256 KiB" or "900 bytes".
-    static func size(_ bytes: Int) -> String {
+    package static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"

@@ -71,7 +71,7 @@ public final class Client: Sendable {
 
     /// The configuration the client was built from.
     public let configuration: Configuration
-    let transport: any HTTPTransporting
+    package let transport: any HTTPTransporting
     /// Transfers in flight, which identical requests join (`Endpoint.duplicates`).
     let flights = TransferFlights()
 
@@ -111,7 +111,7 @@ public final class Client: Sendable {
     }
 
     /// Where credential processors may send what they add: the base URLs' origins.
-    var trustedOrigins: [Origin] { [Origin(configuration.baseURL), configuration.secondaryBaseURL.flatMap(Origin.init)].compactMap { $0 } }
+    package var trustedOrigins: [Origin] { [Origin(configuration.baseURL), configuration.secondaryBaseURL.flatMap(Origin.init)].compactMap { $0 } }
 
     private func url<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URL {
         let base: URL

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 /// How answers that come in an envelope, such as `{"ok": true, "result": ...}`, are unwrapped: the one
 /// envelope type, for a client's endpoints (`Client.Configuration.envelope`) and a feed's pages
@@ -68,7 +69,7 @@ public struct EnvelopeRule: Sendable, Hashable {
 
     /// The failure a page read on the tape reports, or nil when it reports success (the payload stays
     /// where it is: a page's items are found in the whole document).
-    func failure(in document: JSONDocument) -> RiffleError? {
+    package func failure(in document: JSONDocument) -> RiffleError? {
         let root: String? = document.withReader { (reader: TapeReader) in
             switch reader.kind(0) {
             case .object: nil

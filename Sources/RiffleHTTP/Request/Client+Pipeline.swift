@@ -1,11 +1,19 @@
 import Foundation
+import RiffleJSON
 import Synchronization
 
-/// Where an answer is cached, for callers inside RiffleKit that keep bodies in files of their own
-/// (`PageLoader` keeps each page as `feed_<page>.json`).
-struct CacheTarget: Sendable {
-    var cache: ResponseCache
-    var location: BodyLocation
+/// A cache to use instead of the configuration's, for callers that keep bodies in places of their own
+/// (`PageLoader` keeps each page in its file): given the request, the endpoint's policy and lifetime, and
+/// the pipeline's `validate` (which decodes the body itself, so the cache need not parse it again) and
+/// `fetch`, it answers as `ResponseCaching.response` does.
+package struct CacheTarget: Sendable {
+    package typealias Respond = @Sendable (_ request: HTTPRequest, _ policy: CachePolicy, _ lifetime: CacheLifetime,
+                                           _ validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
+                                           _ fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
+        async throws(RiffleError) -> CachedResponse
+    package var respond: Respond
+
+    package init(_ respond: @escaping Respond) { self.respond = respond }
 }
 
 extension Client {
@@ -13,7 +21,7 @@ extension Client {
     /// - Parameters:
     ///   - context: progress and limits for the transfer.
     ///   - target: the cache and body location to use instead of the configuration's cache.
-    func perform<Response>(_ endpoint: Endpoint<Response>, context: TransferContext = TransferContext(),
+    package func perform<Response>(_ endpoint: Endpoint<Response>, context: TransferContext = TransferContext(),
                            target: CacheTarget? = nil) async throws(RiffleError) -> ClientResponse<Response> {
         let request = try request(for: endpoint)
         let plugins = configuration.plugins
@@ -35,8 +43,7 @@ extension Client {
             let lifetime = lifetime(for: endpoint)
             if let target, Self.isCacheable(endpoint) {
                 // `validate` decodes the body itself: the cache need not parse it a second time.
-                cached = try await target.cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
-                                                         location: target.location, checksJSON: true, validate: validate, fetch: fetch)
+                cached = try await target.respond(request, endpoint.cachePolicy, lifetime, validate, fetch)
             } else if let cache = configuration.cache, Self.isCacheable(endpoint) {
                 cached = try await cache.response(for: request, policy: endpoint.cachePolicy, lifetime: lifetime,
                                                   validate: validate, fetch: fetch)
@@ -68,7 +75,7 @@ extension Client {
 
     /// How long `endpoint`'s answers stay fresh: its `maxAge` (else the client's default) as a fallback
     /// for the server's headers, or over them when the app's time has precedence.
-    func lifetime<Response>(for endpoint: Endpoint<Response>) -> CacheLifetime {
+    package func lifetime<Response>(for endpoint: Endpoint<Response>) -> CacheLifetime {
         let seconds = endpoint.maxAge ?? configuration.defaultMaxAge
         switch endpoint.maxAgePrecedence ?? configuration.maxAgePrecedence {
         case .server: return .server(fallback: seconds)

@@ -23,7 +23,7 @@ public enum CacheLifetime: Sendable, Hashable {
     }
 
     /// When an answer fetched at `fetchedAt` stops being fresh.
-    func expiry(fetchedAt: Date, serverMaxAge: TimeInterval?) -> Date {
+    package func expiry(fetchedAt: Date, serverMaxAge: TimeInterval?) -> Date {
         let seconds: TimeInterval = switch self {
         case .server(let fallback): serverMaxAge ?? fallback ?? 0
         case .fixed(let seconds): seconds
@@ -32,7 +32,7 @@ public enum CacheLifetime: Sendable, Hashable {
     }
 
     /// Whether an answer is kept although its headers say `no-store` (or `Vary: *`).
-    var overridesServer: Bool { if case .fixed = self { true } else { false } }
+    package var overridesServer: Bool { if case .fixed = self { true } else { false } }
 }
 
 /// Whose cache time wins when the server's caching headers and the app's `maxAge` disagree.

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 /// Hooks around every call, for logging, metrics or a loading indicator. All methods have empty
 /// defaults; implement the ones you need. Called on the sending task (or the client's transfer task),

@@ -1,3 +1,5 @@
+import RiffleJSON
+
 /// The JSON shape a payload must have. A mismatch is `RiffleError.validation` naming the path
 /// (`$.items[3].title`), the expected type and the actual one; such an answer is never cached.
 ///

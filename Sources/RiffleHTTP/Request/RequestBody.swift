@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 /// What a request sends: bytes and their `Content-Type`, built by one of the factories.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 extension Endpoint where Response: Decodable {
     /// An endpoint whose payload decodes with `JSONDecoder` into `Response`.

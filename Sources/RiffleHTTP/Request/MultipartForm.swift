@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 /// A `multipart/form-data` body (RFC 7578): text fields, then files.
 ///

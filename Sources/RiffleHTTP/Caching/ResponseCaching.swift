@@ -93,7 +93,7 @@ public struct CachedResponse: Sendable, Equatable {
     /// was not cached.
     public var freshUntil: Date?
     /// What the body's owner stored beside it (`BodyLocation.page`'s note).
-    var note: String?
+    package var note: String?
 
     /// Creates a value; the cache makes these, tests and fakes may too.
     public init(response: HTTPResponse, source: Source, fetchedAt: Date = Date(), age: TimeInterval = 0, differsFromCache: Bool = false) {

@@ -87,7 +87,7 @@ extension Client {
         // progress and limit are the transfer's.
         let flights = self.flights
         return { request throws(RiffleError) in
-            try await flights.run(ResponseCache.flightKey(request), arrival: arrival) { () async throws(RiffleError) in
+            try await flights.run(CacheKey.flight(request), arrival: arrival) { () async throws(RiffleError) in
                 try await answer(request)
             }
         }

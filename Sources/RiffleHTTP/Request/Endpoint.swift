@@ -1,4 +1,5 @@
 import Foundation
+import RiffleJSON
 
 /// One call to an API: where it goes, what it sends, how its answer is checked, and the type the answer
 /// decodes to.
@@ -140,7 +141,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         case never
     }
 
-    init(method: HTTPMethod, target: Target, query: [URLQueryItem], body: RequestBody?, headers: [String: String],
+    package init(method: HTTPMethod, target: Target, query: [URLQueryItem], body: RequestBody?, headers: [String: String],
          timeout: Duration?, cachePolicy: CachePolicy, maxAge: TimeInterval?, shape: JSONShape?, decoding: Decoding<Response>) {
         self.method = method
         self.target = target
@@ -177,7 +178,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 private let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@")
 
 /// How an endpoint turns an answer into its response type.
-enum Decoding<Response: Sendable>: Sendable {
+package enum Decoding<Response: Sendable>: Sendable {
     /// From the JSON payload; the `Data` is the payload's exact bytes when it is the whole body.
     case json(@Sendable (JSONValue, Data?) throws(RiffleError) -> Response)
     /// From the raw body, with no JSON parsing, envelope or shape.
