@@ -26,7 +26,8 @@ let package = Package(
         // RiffleKit's layers, bottom up; each may import only what its dependencies list (see README, "Modules").
         .target(name: "RiffleJSON"),
         .target(name: "RiffleHTTP", dependencies: ["RiffleJSON", "CCurl"]),
-        .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "CSQLite3", "RiffleAssets"]),
+        .target(name: "RiffleCache", dependencies: ["RiffleJSON", "RiffleHTTP", "CSQLite3"]),
+        .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleCache", "RiffleAssets"]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
@@ -38,7 +39,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
-        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "RiffleJSON", "RiffleHTTP", "DemoServer"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "RiffleJSON", "RiffleHTTP", "RiffleCache", "DemoServer"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleTUI", "RiffleKit"]),

@@ -2,3 +2,4 @@
 // is all a program needs (see README, "Modules").
 @_exported import RiffleJSON
 @_exported import RiffleHTTP
+@_exported import RiffleCache

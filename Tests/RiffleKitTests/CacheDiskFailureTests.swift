@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 #if canImport(Glibc)
 import Glibc
@@ -78,7 +79,7 @@ struct CacheDiskFailureTests {
             #expect(page.source == .network && page.items.map(\.title) == ["page \(number)"], "page \(number)")
         }
 
-        for number in 1...2 { #expect(try await loader.load(number, policy: .returnCacheDontLoad).source == .disk) }
+        for number in 1...2 { #expect(try await loader.load(number, policy: .returnCacheDontLoad).source == .cache) }
         for number in 3...6 {
             await #expect(throws: RiffleError.notCached) { try await loader.load(number, policy: .returnCacheDontLoad) }
         }
@@ -107,7 +108,7 @@ struct CacheDiskFailureTests {
         // `--offline` finds the pages on disk.
         for number in 1...3 {
             let page = try await loader.load(number, policy: .returnCacheDontLoad)
-            #expect(page.source == .disk && page.items.count == 30, "page \(number)")
+            #expect(page.source == .cache && page.items.count == 30, "page \(number)")
         }
         #expect(loader.peekCachedPage(2)?.items.count == 30)
         // Pages that arrive are shown, though they cannot be kept.

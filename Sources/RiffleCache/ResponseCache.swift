@@ -1,4 +1,5 @@
 import Foundation
+import RiffleHTTP
 
 /// RiffleKit's response cache: a memory LRU in front of an SQLite-indexed disk tier, RFC 9111
 /// freshness and revalidation, stale-if-error, and one transfer for identical concurrent requests.
@@ -154,9 +155,9 @@ public actor ResponseCache: ResponseCaching {
         try await response(for: request, policy: policy, lifetime: lifetime, location: .automatic, validate: validate, fetch: fetch)
     }
 
-    /// As the public entry point, with the body kept at `location` (pages keep their `feed_<page>.json`).
+    /// As the public entry point, with the body kept at `location` (a caller that names its bodies' files).
     /// `checksJSON`: `validate` parses the body itself, so the cache does not parse it a second time.
-    func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime, location: BodyLocation,
+    package func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime, location: BodyLocation,
                   checksJSON: Bool = false,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)

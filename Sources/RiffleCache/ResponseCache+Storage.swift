@@ -1,4 +1,5 @@
 import Foundation
+import RiffleHTTP
 
 extension ResponseCache {
     /// Memory, then disk. An entry stored for other `Vary` header values is a miss.
@@ -6,9 +7,9 @@ extension ResponseCache {
         var found = memory.value(for: key)
         if found == nil, let disk = diskForLookup(), let stored = disk.read(key, now: now) {
             found = stored
-            // Page bodies are not kept in memory: their file on disk is the truth PageLoader and
+            // Named bodies are not kept in memory: their file on disk is the truth their owner and
             // other processes read and write.
-            if stored.feed == nil { memory.set(stored, for: key, cost: stored.size) }
+            if stored.owner == nil { memory.set(stored, for: key, cost: stored.size) }
         }
         guard let found, found.vary == CacheKey.varyFingerprint(vary: found.headers["vary"], request: request) else { return nil }
         return found
@@ -20,17 +21,17 @@ extension ResponseCache {
         memory.removeValue(for: entry.key)
         let disk = try disk()
         var note: String?
-        if case .page(_, _, let makeNote) = location { note = makeNote(response) }
+        if case .named(_, _, let makeNote) = location { note = makeNote(response) }
         let prepared = try disk.prepare(entry, at: location, note: note)
         let now = clock()
         let evicted = try await withIndexLock { () throws(RiffleError) in try disk.commit(prepared, now: now) }
         for key in evicted { memory.removeValue(for: key) }
-        if entry.feed == nil, !evicted.contains(entry.key) { memory.set(prepared.entry, for: entry.key, cost: entry.size) }
+        if entry.owner == nil, !evicted.contains(entry.key) { memory.set(prepared.entry, for: entry.key, cost: entry.size) }
     }
 
     /// Records a 304: the stored body (only the version that was revalidated) is fresh again.
     func renew(_ entry: CacheEntry) async {
-        if entry.feed == nil { memory.set(entry, for: entry.key, cost: entry.size) }
+        if entry.owner == nil { memory.set(entry, for: entry.key, cost: entry.size) }
         guard let disk = diskForLookup() else { return }
         do {
             _ = try await withIndexLock { () throws(RiffleError) -> Bool? in
@@ -48,13 +49,13 @@ extension ResponseCache {
     }
 
     /// Removes the entry for `key`: its row and its body.
-    func remove(_ key: CacheKey) async {
+    package func remove(_ key: CacheKey) async {
         memory.removeValue(for: key)
         guard let disk = diskForLookup(), disk.writable else { return }
         _ = try? await withIndexLock { () throws(RiffleError) -> Bool? in try disk.remove(key) ? true : nil }
     }
 
-    /// Total size, entry count and per-feed page figures.
+    /// Total size, entry count and per-owner figures.
     public func statistics() throws(RiffleError) -> CacheStatistics {
         guard FileManager.default.fileExists(atPath: indexPath) else {
             return CacheStatistics(totalSize: 0, entryCount: 0, sizeLimit: configuration.sizeLimit)
@@ -63,17 +64,17 @@ extension ResponseCache {
         return try openDisk(create: false).statistics()
     }
 
-    /// Empties the cache: every response, every feed's pages, and the files of the cache's own
-    /// shapes that no row knows. Nothing else in the folder is touched.
+    /// Empties the cache: every response, every owner's named bodies, and the files of the cache's
+    /// own shapes that no row knows in the folders it keeps. Nothing else in the folder is touched.
     public func removeAll() async throws(RiffleError) {
         memory.removeAll()
         let disk = try disk()
-        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(feedID: nil) ? true : nil }
+        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(owner: nil) ? true : nil }
     }
 
-    /// Removes one feed's pages (`Feed.id`).
-    public func removeFeed(_ feedID: String) async throws(RiffleError) {
+    /// Removes the entries stored under `owner` (`BodyLocation.named`), and their files.
+    public func removeAll(owner: String) async throws(RiffleError) {
         let disk = try disk()
-        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(feedID: feedID) ? true : nil }
+        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(owner: owner) ? true : nil }
     }
 }

@@ -1,21 +1,22 @@
 import Foundation
+import RiffleHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The disk tier: an SQLite index (`responses/index.sqlite`) with one row per entry, small bodies
-/// inline in the row, larger ones in `responses/<key>-<nonce>.body`, pages in their `feed_<page>.json`.
+/// inline in the row, larger ones in `responses/<key>-<nonce>.body`, named bodies where their owner put them.
 ///
 /// A row and its file agree or the entry is a miss. A body file is written under a temporary name,
 /// then, holding the index's write lock, the row is written and the file renamed into place before
-/// the commit: two processes writing one page take turns, and the last commit wins whole. The row
+/// the commit: two processes writing one body take turns, and the last commit wins whole. The row
 /// records the file's size and inode; a file of another size or inode (another process's, half of a
 /// crash, a tampered one) is not this entry's body. Files are deleted only while holding the lock,
 /// so a delete never removes another process's newer file.
 ///
 /// Reads never need the write lock: the last-access times they change are kept in memory and
 /// written with the next store (or in a batch that does not wait).
-final class DiskCache {
+package final class DiskCache {
     let folder: CacheFolder
     let sizeLimit: Int
     let inlineLimit: Int
@@ -27,7 +28,7 @@ final class DiskCache {
     /// Last-access times not written yet, by key id.
     private var touches: [String: Double] = [:]
     /// The index's path, for messages.
-    let indexPath: String
+    package let indexPath: String
     /// Whether this connection checks the index and replaces a damaged one (the cache's own does).
     let checks: Bool
 
@@ -41,7 +42,7 @@ final class DiskCache {
     ///     missing index throws: a lookup creates nothing.
     ///   - check: run `quick_check` and replace a damaged index (the cache's own connection does;
     ///     a reader's does not).
-    init(root: URL, sizeLimit: Int, inlineLimit: Int, create: Bool, check: Bool = true,
+    package init(root: URL, sizeLimit: Int, inlineLimit: Int, create: Bool, check: Bool = true,
          log: @escaping @Sendable (String) -> Void) throws(RiffleError) {
         folder = CacheFolder(root: root)
         self.sizeLimit = sizeLimit
@@ -57,26 +58,27 @@ final class DiskCache {
     deinit { flushTouches() }
 
     /// A row of the index.
-    struct Row {
-        var key: String
-        var feed: String?
-        var path: String?
-        var inline: Data?
-        var size: Int
-        var fetchedAt: Double
-        var etag: String?
-        var lastModified: String?
-        var maxAge: Double?
-        var status: Int
-        var headers: String
-        var vary: String
-        var fileID: UInt64?
-        var version: Int64
-        var note: String?
+    package struct Row {
+        package var key: String
+        /// The `feed` column: the owner tag (the name of version 1, when the owners were feeds).
+        package var owner: String?
+        package var path: String?
+        package var inline: Data?
+        package var size: Int
+        package var fetchedAt: Double
+        package var etag: String?
+        package var lastModified: String?
+        package var maxAge: Double?
+        package var status: Int
+        package var headers: String
+        package var vary: String
+        package var fileID: UInt64?
+        package var version: Int64
+        package var note: String?
 
         init(_ values: [SQLiteValue]) {
             key = values[0].text ?? ""
-            feed = values[1].text
+            owner = values[1].text
             path = values[2].text
             inline = values[3].blob
             size = values[4].int ?? -1
@@ -104,12 +106,12 @@ final class DiskCache {
     }
 
     /// The entry whose body is the file at `path`, without touching it; nil on a miss or damage.
-    func entry(at path: CachePath) -> CacheEntry? {
+    package func entry(at path: CachePath) -> CacheEntry? {
         entry(where: "path = ?", .text(path.description))
     }
 
     /// The row for the file at `path`, without reading the file.
-    func row(at path: CachePath) -> Row? {
+    package func row(at path: CachePath) -> Row? {
         guarded { () throws(SQLiteError) in
             try database.execute("SELECT \(Self.columns) FROM entries WHERE path = ?", [.text(path.description)]).first.map(Row.init)
         } ?? nil
@@ -136,7 +138,7 @@ final class DiskCache {
             }
             return CacheEntry(key: CacheKey(id: row.key), status: row.status, headers: headers, body: data,
                               fetchedAt: Date(timeIntervalSince1970: row.fetchedAt), etag: row.etag, lastModified: row.lastModified,
-                              serverMaxAge: row.maxAge, vary: row.vary, feed: row.feed, note: row.note, version: row.version)
+                              serverMaxAge: row.maxAge, vary: row.vary, owner: row.owner, note: row.note, version: row.version)
         case .failure(let reason):
             discard(row, because: reason.text)
             return nil
@@ -181,21 +183,21 @@ final class DiskCache {
     }
 
     /// A new entry whose body file (if any) is written but not yet in place.
-    struct Prepared {
+    package struct Prepared {
         var entry: CacheEntry
         var path: CachePath?
         var file: PendingFile?
     }
 
     /// Writes the body of `entry` beside its place (a temporary file), before the lock is taken.
-    func prepare(_ entry: CacheEntry, at location: BodyLocation, note: String?) throws(RiffleError) -> Prepared {
+    package func prepare(_ entry: CacheEntry, at location: BodyLocation, note: String?) throws(RiffleError) -> Prepared {
         guard writable else { throw .storage(path: indexPath, reason: "read-only") }
         var entry = entry
         entry.note = note
         entry.version = Int64.random(in: 1...Int64.max)
         let path: CachePath?
         switch location {
-        case .page(let relative, _, _):
+        case .named(let relative, _, _):
             guard let valid = CachePath(relative) else { throw .storage(path: relative, reason: "not a path the cache writes") }
             path = valid
         case .automatic where entry.size <= inlineLimit:
@@ -210,14 +212,14 @@ final class DiskCache {
     /// Puts a prepared entry in place: row and file in one transaction. Returns the keys evicted to
     /// stay under the size limit, or nil when another connection holds the write lock (after
     /// waiting `wait` ms). The temporary file is removed on failure, and when `prepared` goes.
-    func commit(_ prepared: Prepared, now: Date, wait: Int32 = 0) throws(RiffleError) -> [CacheKey]? {
+    package func commit(_ prepared: Prepared, now: Date, wait: Int32 = 0) throws(RiffleError) -> [CacheKey]? {
         let entry = prepared.entry
         let safeHeaders = entry.headers.filter { !CacheEntry.privateHeaders.contains($0.key) }
         let headerText = (try? JSONSerialization.data(withJSONObject: safeHeaders, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let path = prepared.path?.description
         let row: [SQLiteValue] = [
-            .text(entry.key.id), entry.feed.map(SQLiteValue.text) ?? .null, path.map(SQLiteValue.text) ?? .null,
+            .text(entry.key.id), entry.owner.map(SQLiteValue.text) ?? .null, path.map(SQLiteValue.text) ?? .null,
             path == nil ? .blob(entry.body) : .null, .int(Int64(entry.size)), .real(entry.fetchedAt.timeIntervalSince1970),
             .real(now.timeIntervalSince1970), entry.etag.map(SQLiteValue.text) ?? .null, entry.lastModified.map(SQLiteValue.text) ?? .null,
             entry.serverMaxAge.map(SQLiteValue.real) ?? .null, .int(Int64(entry.status)), .text(headerText), .text(entry.vary),
@@ -227,7 +229,7 @@ final class DiskCache {
             let evicted = try locked(wait: wait) { () throws in
                 let old = try database.execute("SELECT path FROM entries WHERE key = ?", [.text(entry.key.id)]).first?[0].text
                 if let path {
-                    // Another entry kept at this path (the page fetched from another URL before) gives way.
+                    // Another entry kept at this path (fetched from another URL before) gives way.
                     try database.execute("DELETE FROM entries WHERE path = ? AND key != ?", [.text(path), .text(entry.key.id)])
                 }
                 try database.execute("""
@@ -283,7 +285,7 @@ final class DiskCache {
 
     /// Removes the entry whose body is the file at `path`, and the file. False when another
     /// connection holds the write lock.
-    func remove(at path: CachePath, wait: Int32 = 0) throws(RiffleError) -> Bool {
+    package func remove(at path: CachePath, wait: Int32 = 0) throws(RiffleError) -> Bool {
         try locked(wait: wait) { () throws -> Void in
             try database.execute("DELETE FROM entries WHERE path = ?", [.text(path.description)])
             folder.remove(path)

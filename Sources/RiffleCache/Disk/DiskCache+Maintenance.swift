@@ -1,25 +1,26 @@
 import Foundation
+import RiffleHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension DiskCache {
-    static let indexName = "index.sqlite"
+    package static let indexName = "index.sqlite"
 
     /// The `responses` folder under the cache root: the index and the bodies of other requests.
-    static func folder(_ root: URL) -> URL { root.appendingPathComponent("responses", isDirectory: true) }
+    package static func folder(_ root: URL) -> URL { root.appendingPathComponent("responses", isDirectory: true) }
 
     /// The index database's path in the `responses` folder.
     static func indexPath(_ folder: URL) -> String { folder.appendingPathComponent(indexName).path }
     /// `PRAGMA user_version` of the current layout: rows hold their file's inode, a version and the
-    /// owner's note (page metadata, which version 1 kept in `feed_<page>.meta.json` files).
+    /// owner's note (which version 1 kept in a `<stem>.meta.json` file beside a named body).
     static let schemaVersion = 2
 
     static let schema = [
         """
         CREATE TABLE IF NOT EXISTS entries (
             key TEXT PRIMARY KEY,          -- SHA-256 of method, canonical URL, body, credential digests
-            feed TEXT,                     -- feed id for pages, else NULL
+            feed TEXT,                     -- the owner tag of a named body, else NULL (version 1's name)
             path TEXT,                     -- body file relative to the cache root; NULL when inline
             body BLOB,                     -- small bodies only
             size INTEGER NOT NULL,         -- body bytes
@@ -33,7 +34,7 @@ extension DiskCache {
             vary TEXT NOT NULL DEFAULT '', -- digest of the request's Vary header values
             file_id INTEGER,               -- the body file's inode when written: another file at path is not this body
             version INTEGER NOT NULL DEFAULT 0, -- random per store: a 304 renews only what it revalidated
-            note TEXT                      -- the owner's metadata (a page: its URL and next link)
+            note TEXT                      -- what the owner keeps beside the body
         )
         """,
         "CREATE INDEX IF NOT EXISTS entries_by_access ON entries (last_access)",
@@ -107,7 +108,7 @@ extension DiskCache {
     }
 
     /// Brings the index to `schemaVersion`: creates it, or adds version 2's columns to a version 1
-    /// index and moves each page's `feed_<page>.meta.json` into its row's note. A read-only index of
+    /// index and moves each named body's `<stem>.meta.json` into its row's note. A read-only index of
     /// another version cannot be read.
     private static func upgrade(_ database: SQLiteDatabase, writable: Bool, responses: CacheFolder.Folder) throws(SQLiteError) {
         if try database.execute("PRAGMA user_version").first?[0].int == schemaVersion { return }
@@ -126,7 +127,7 @@ extension DiskCache {
                         DELETE FROM entries WHERE path IS NOT NULL AND rowid NOT IN
                         (SELECT MAX(rowid) FROM entries WHERE path IS NOT NULL GROUP BY path)
                         """)
-                    try adoptPageMetadata(database, root: URL(fileURLWithPath: responses.path).deletingLastPathComponent())
+                    try adoptSidecarNotes(database, root: URL(fileURLWithPath: responses.path).deletingLastPathComponent())
                 }
                 for statement in schema { try database.execute(statement) }
                 try database.execute("PRAGMA user_version = \(schemaVersion)")
@@ -138,14 +139,15 @@ extension DiskCache {
         }
     }
 
-    /// Version 1 kept a page's URL and next link in `feed_<page>.meta.json` beside it: that text
-    /// becomes the row's note (it holds `url` and `next` as the note does), and the file goes.
-    private static func adoptPageMetadata(_ database: SQLiteDatabase, root: URL) throws(SQLiteError) {
+    /// Version 1 kept a named body's note in `<stem>.meta.json` beside it (`feed_3.json`,
+    /// `feed_3.meta.json`): that text becomes the row's note, and the file goes.
+    private static func adoptSidecarNotes(_ database: SQLiteDatabase, root: URL) throws(SQLiteError) {
         let folder = CacheFolder(root: root)
-        for row in try database.execute("SELECT key, path FROM entries WHERE path LIKE 'feeds/%'") {
+        for row in try database.execute("SELECT key, path FROM entries WHERE path IS NOT NULL AND path NOT LIKE 'responses/%'") {
             guard let key = row[0].text, let path = row[1].text.flatMap(CachePath.init),
                   let parent = try? folder.open(path.folders, create: false) else { continue }
-            let name = String(path.name.dropLast(5)) + ".meta.json"
+            guard path.isNamed, let dot = path.name.lastIndex(of: ".") else { continue }
+            let name = String(path.name[..<dot]) + ".meta.json"
             let fd = openat(parent.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { continue }
             var info = stat()
@@ -162,7 +164,7 @@ extension DiskCache {
 
     /// Removes temporary files that a killed or crashed Riffle left behind (its process is gone, or
     /// the file is older than ten minutes: no write takes that long), in `responses/` and in every
-    /// feed's folder. Run once when a cache opens its index for writing.
+    /// folder of named bodies the index knows. Run once when a cache opens its index for writing.
     func sweepTemporaryFiles(now: Date = Date()) {
         var removed = 0
         var bytes = 0
@@ -183,16 +185,25 @@ extension DiskCache {
         }
     }
 
-    /// `responses/` and each `feeds/<id>/` folder, opened without following links.
-    func ownedFolders(feedID: String? = nil) -> [CacheFolder.Folder] {
+    /// `responses/` and the folders holding named bodies the index knows (`owner`: only that
+    /// owner's), opened without following links.
+    func ownedFolders(owner: String? = nil) -> [CacheFolder.Folder] {
         var folders: [CacheFolder.Folder] = []
-        if feedID == nil, let responses = try? folder.open(["responses"], create: false) { folders.append(responses) }
-        guard let feeds = try? folder.open(["feeds"], create: false) else { return folders }
-        let ids = feedID.map { [$0] } ?? CacheFolder.entries(of: feeds).filter(\.isFolder).map(\.name)
-        for id in ids where CachePath.isFeedID(id) {
-            if let feed = try? folder.open(["feeds", id], create: false) { folders.append(feed) }
+        if owner == nil, let responses = try? folder.open(["responses"], create: false) { folders.append(responses) }
+        for named in namedFolders(owner: owner) {
+            if let opened = try? folder.open(named, create: false) { folders.append(opened) }
         }
         return folders
+    }
+
+    /// The `[folder, owner]` folders of the named bodies in the index (`owner`: only that owner's).
+    func namedFolders(owner: String? = nil) -> [[String]] {
+        let condition = owner == nil ? "" : " AND feed = ?"
+        let rows = guarded { () throws(SQLiteError) in
+            try database.execute("SELECT DISTINCT path FROM entries WHERE path IS NOT NULL" + condition, owner.map { [.text($0)] } ?? [])
+        } ?? []
+        return Array(Set(rows.compactMap { $0[0].text.flatMap(CachePath.init) }.filter(\.isNamed).map(\.folders)))
+            .sorted { $0.joined(separator: "/") < $1.joined(separator: "/") }
     }
 
     /// Runs an index read; corruption found mid-use replaces the index (a miss, never a crash), other
@@ -210,20 +221,23 @@ extension DiskCache {
         guard writable, checks, let responses = try? folder.open(["responses"], create: false),
               let (fresh, _) = try? Self.connect(responses, create: true, check: true, log: log) else { return }
         database = fresh
-        _ = try? locked(wait: 0) { () throws -> Void in removeUnindexedFiles(feedID: nil) }
+        _ = try? locked(wait: 0) { () throws -> Void in removeUnindexedFiles() }
     }
 
-    /// Deletes page and body files (and temporary files of gone writers) that no row points to.
-    /// Called holding the write lock, so no other process is between writing a file and its row.
-    func removeUnindexedFiles(feedID: String?) {
+    /// Deletes named and body files (and temporary files of gone writers) that no row points to, in
+    /// `folders` (by default the ones the index knows). Called holding the write lock, so no other
+    /// process is between writing a file and its row.
+    func removeUnindexedFiles(in folders: [CacheFolder.Folder]? = nil) {
         let known = Set((guarded { () throws(SQLiteError) in
             try database.execute("SELECT path FROM entries WHERE path IS NOT NULL")
         } ?? []).compactMap { $0[0].text })
-        for folder in ownedFolders(feedID: feedID) {
-            let prefix = folder.path.hasSuffix("/responses") ? "responses/" : "feeds/\((folder.path as NSString).lastPathComponent)/"
-            for entry in CacheFolder.entries(of: folder) where entry.isFile {
+        for opened in folders ?? ownedFolders() {
+            let prefix = opened.path.hasSuffix("/responses") ? "responses/"
+                : (opened.path as NSString).deletingLastPathComponent.split(separator: "/").suffix(1).joined() + "/"
+                    + (opened.path as NSString).lastPathComponent + "/"
+            for entry in CacheFolder.entries(of: opened) where entry.isFile {
                 guard let path = CachePath(prefix + entry.name) else { continue }
-                if !known.contains(path.description) { CacheFolder.unlinkRegularFile(entry.name, in: folder) }
+                if !known.contains(path.description) { CacheFolder.unlinkRegularFile(entry.name, in: opened) }
             }
         }
     }
@@ -247,43 +261,46 @@ extension DiskCache {
         return evicted
     }
 
-    /// Total bytes, entry count and per-feed figures.
+    /// Total bytes, entry count and per-owner figures.
     func statistics() -> CacheStatistics {
         let totals = guarded { () throws(SQLiteError) in
             try database.execute("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM entries").first
         } ?? nil
-        let feeds = guarded { () throws(SQLiteError) in
+        let owners = guarded { () throws(SQLiteError) in
             try database.execute("SELECT feed, SUM(size), COUNT(*) FROM entries WHERE feed IS NOT NULL GROUP BY feed ORDER BY feed")
         } ?? []
         return CacheStatistics(
             totalSize: totals?[0].int ?? 0, entryCount: totals?[1].int ?? 0, sizeLimit: sizeLimit,
-            owners: feeds.map { .init(owner: $0[0].text ?? "", size: $0[1].int ?? 0, count: $0[2].int ?? 0) })
+            owners: owners.map { .init(owner: $0[0].text ?? "", size: $0[1].int ?? 0, count: $0[2].int ?? 0) })
     }
 
-    /// The page paths indexed for `feedID`.
-    func pagePaths(feedID: String) -> [CachePath] {
+    /// The paths of the named bodies indexed for `owner`.
+    package func paths(owner: String) -> [CachePath] {
         (guarded { () throws(SQLiteError) in
-            try database.execute("SELECT path FROM entries WHERE feed = ? AND path IS NOT NULL", [.text(feedID)])
+            try database.execute("SELECT path FROM entries WHERE feed = ? AND path IS NOT NULL", [.text(owner)])
         } ?? []).compactMap { $0[0].text.flatMap(CachePath.init) }
     }
 
-    /// Removes every entry and page (`feedID`: one feed's pages), with the files no row knows in
-    /// their folders; a feed's folder goes when nothing else is left in it. Nil when another
-    /// connection holds the write lock.
-    func removeAll(feedID: String? = nil, wait: Int32 = 0) throws(RiffleError) -> Bool {
+    /// Removes every entry (`owner`: that owner's), with the files no row knows in the folders they
+    /// were in; an owner's folder, and then its parent, go when nothing else is left in them. Nil
+    /// when another connection holds the write lock.
+    func removeAll(owner: String? = nil, wait: Int32 = 0) throws(RiffleError) -> Bool {
         try locked(wait: wait) { () throws -> Void in
-            let condition = feedID == nil ? "" : " WHERE feed = ?"
-            let bindings: [SQLiteValue] = feedID.map { [.text($0)] } ?? []
+            let named = namedFolders(owner: owner)
+            let folders = (owner == nil ? [["responses"]] : []) + named
+            let opened = folders.compactMap { try? folder.open($0, create: false) }
+            let condition = owner == nil ? "" : " WHERE feed = ?"
+            let bindings: [SQLiteValue] = owner.map { [.text($0)] } ?? []
             let rows = try database.execute("DELETE FROM entries" + condition + " RETURNING path", bindings)
             for path in rows.compactMap({ $0[0].text.flatMap(CachePath.init) }) { folder.remove(path) }
-            removeUnindexedFiles(feedID: feedID)
+            removeUnindexedFiles(in: opened)
             // Folders go only when empty: whatever else someone put there stays.
-            if let feeds = try? folder.open(["feeds"], create: false) {
-                for id in feedID.map({ [$0] }) ?? CacheFolder.entries(of: feeds).filter(\.isFolder).map(\.name) where CachePath.isFeedID(id) {
-                    unlinkat(feeds.fd, id, AT_REMOVEDIR)
-                }
+            for path in named {
+                if let parent = try? folder.open([path[0]], create: false) { unlinkat(parent.fd, path[1], AT_REMOVEDIR) }
             }
-            if feedID == nil, let root = try? folder.open([], create: false) { unlinkat(root.fd, "feeds", AT_REMOVEDIR) }
+            if let root = try? folder.open([], create: false) {
+                for top in Set(named.map { $0[0] }) { unlinkat(root.fd, top, AT_REMOVEDIR) }
+            }
         } != nil
     }
 }

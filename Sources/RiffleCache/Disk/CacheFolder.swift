@@ -1,4 +1,5 @@
 import Foundation
+import RiffleHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ import Glibc
 /// - Folders are created with mode 0700.
 ///
 /// Failures are `RiffleError.storage` naming the path, the reason in plain words.
-struct CacheFolder: Sendable {
+package struct CacheFolder: Sendable {
     /// The cache root (`~/.cache/riffle`).
     let root: URL
 
@@ -184,7 +185,7 @@ struct CacheFolder: Sendable {
     }
 
     /// Creates `url` and its missing parents, mode 0700.
-    static func makeFolder(_ url: URL) throws(RiffleError) {
+    package static func makeFolder(_ url: URL) throws(RiffleError) {
         var missing: [String] = []
         var path = url.path
         var info = stat()

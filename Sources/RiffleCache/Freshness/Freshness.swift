@@ -1,4 +1,5 @@
 import Foundation
+import RiffleHTTP
 
 /// What a response's headers say about caching it (RFC 9111 for a private cache).
 struct Freshness: Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import RiffleHTTP
+import RiffleJSON
 
 extension ResponseCache {
     /// Everything one network step needs.
@@ -117,12 +119,12 @@ extension ResponseCache {
         if Task.isCancelled { return .failure(.cancelled) }
         // `no-store` is the server's last word unless the app's cache time was asked to win over it.
         if freshness.storable || transfer.lifetime.overridesServer {
-            var feed: String?
-            if case .page(_, let feedID, _) = transfer.location { feed = feedID }
+            var owner: String?
+            if case .named(_, let tag, _) = transfer.location { owner = tag }
             let entry = CacheEntry(key: transfer.key, status: response.status, headers: response.headers, body: response.body,
                                    fetchedAt: now, etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
                                    serverMaxAge: freshness.serverMaxAge,
-                                   vary: CacheKey.varyFingerprint(vary: response.header("Vary"), request: transfer.request), feed: feed)
+                                   vary: CacheKey.varyFingerprint(vary: response.header("Vary"), request: transfer.request), owner: owner)
             // The data first: an answer that cannot be stored (full disk, read-only or locked cache) is
             // still the answer.
             do { try await store(entry, at: transfer.location, response: response) } catch { warnNotStored(error) }

@@ -1,34 +1,32 @@
 import Foundation
+import RiffleHTTP
 
-/// A file inside the cache folder, in one of the two shapes the cache writes:
-/// `feeds/<feed-id>/feed_<page>.json` (a page) or `responses/<key>-<nonce>.body` (another response).
+/// A file inside the cache folder, in one of the two shapes the cache keeps:
+/// `responses/<key>-<nonce>.body` (a body the cache named) or `<folder>/<owner>/<name>` (a body its
+/// owner named, `BodyLocation.named`: three plain names, e.g. a feed's page file).
 ///
 /// Every path read back from the index goes through `init?(_:)`: anything else (absolute, `..`,
-/// another folder, another name) is not the cache's, so it is never opened and never deleted.
-struct CachePath: Hashable, Sendable, CustomStringConvertible {
-    /// The folders from the cache root: `["feeds", feedID]` or `["responses"]`.
+/// hidden or odd names, another depth) is not the cache's, so it is never opened and never deleted.
+package struct CachePath: Hashable, Sendable, CustomStringConvertible {
+    /// The folders from the cache root: `["responses"]` or `[folder, owner]`.
     let folders: [String]
     /// The file's name inside them.
-    let name: String
+    package let name: String
 
     /// The path relative to the cache root, as the index keeps it.
-    var description: String { (folders + [name]).joined(separator: "/") }
+    package var description: String { (folders + [name]).joined(separator: "/") }
 
-    init?(_ relative: String) {
+    package init?(_ relative: String) {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 3, parts[0] == "feeds", Self.isFeedID(parts[1]), Self.pageNumber(parts[2]) != nil {
-            folders = [parts[0], parts[1]]
-        } else if parts.count == 2, parts[0] == "responses", Self.isBodyName(parts[1]) {
+        if parts.count == 2, parts[0] == "responses", Self.isBodyName(parts[1]) {
             folders = [parts[0]]
+        } else if parts.count == 3, parts[0] != "responses", Self.isFolderName(parts[0]), Self.isFolderName(parts[1]),
+                  Self.isNamedFile(parts[2]) {
+            folders = [parts[0], parts[1]]
         } else {
             return nil
         }
         name = parts[parts.count - 1]
-    }
-
-    /// Page `number` of the feed `feedID`; nil when `feedID` is not a folder name the cache uses.
-    static func page(feed feedID: String, number: Int) -> CachePath? {
-        CachePath("feeds/\(feedID)/feed_\(number).json")
     }
 
     /// A fresh file name for a response body under `responses/`.
@@ -36,20 +34,21 @@ struct CachePath: Hashable, Sendable, CustomStringConvertible {
         CachePath("responses/\(key.id)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)).body")
     }
 
-    /// Whether this is a page file (its body is the exact bytes of a feed's page).
-    var isPage: Bool { folders.first == "feeds" }
+    /// Whether its owner named it (the body is then exactly the bytes its owner reads back).
+    var isNamed: Bool { folders.count == 2 }
 
-    /// Feed ids are short hashes (`Feed.id`); a folder name of letters, digits, `-` and `_` only.
-    static func isFeedID(_ text: String) -> Bool {
+    /// A folder name the cache accepts from an owner: letters, digits, `-` and `_` only, at most 64.
+    static func isFolderName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
-    /// `feed_12.json` → 12; nil for any other name.
-    static func pageNumber(_ name: String) -> Int? {
-        guard name.hasPrefix("feed_"), name.hasSuffix(".json") else { return nil }
-        let digits = name.dropFirst(5).dropLast(5)
-        guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-        return Int(digits)
+    /// A file name the cache accepts from an owner: a stem and an extension of letters, digits, `-`
+    /// and `_` (`feed_12.json`), at most 128 bytes: never hidden, never a temporary file's name.
+    static func isNamedFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return name.utf8.count <= 128 && parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        }
     }
 
     /// `<64 hex>-<8 hex>.body`.
@@ -60,21 +59,21 @@ struct CachePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The temporary name a new version of `name` is written under before it is renamed over it:
-    /// `.feed_3.json.<pid>.<random>.tmp`. The process id lets a later run tell a write in progress
+    /// `.<name>.<pid>.<random>.tmp`. The process id lets a later run tell a write in progress
     /// from one a crash left behind.
     static func temporaryName(for name: String) -> String {
         ".\(name).\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
     }
 
-    /// The writer's process id when `entry` is a temporary file of the cache's (for a page or a
-    /// body name), else nil.
+    /// The writer's process id when `entry` is a temporary file of the cache's (for a named file or
+    /// a body name), else nil.
     static func temporaryWriter(_ entry: String) -> pid_t? {
         guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
         let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
               parts[parts.count - 1].utf8.allSatisfy(isLowerHex) else { return nil }
         let final = parts.dropLast(2).joined(separator: ".")
-        return pageNumber(final) != nil || isBodyName(final) ? pid : nil
+        return isNamedFile(final) || isBodyName(final) ? pid : nil
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
