@@ -7,9 +7,8 @@ import Foundation
 /// a cached page's 50 long bodies cost most of a full parse, and the list never shows them.
 ///
 /// ```swift
-/// let document = try JSONDocument(data)
-/// let items = try ItemExtractor.items(in: document)   // titles decoded, bodies left as bytes
-/// let full: JSONValue = document.root.value           // everything, when a view needs it
+/// let document = try JSONDocument(data)   // checked once; no string decoded yet
+/// let full: JSONValue = document.root.value // everything, when a view needs it
 /// ```
 public final class JSONDocument: Sendable {
     /// How much of the bytes the tape pass checks.

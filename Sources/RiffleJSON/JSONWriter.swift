@@ -2,16 +2,16 @@ import Foundation
 
 /// Writes a `JSONValue` as compact JSON text on one line; numbers keep their original text and
 /// object keys their order.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The value as UTF-8 JSON bytes.
-    public static func data(_ value: JSONValue) -> Data {
+    package static func data(_ value: JSONValue) -> Data {
         var out = ""
         write(value, into: &out)
         return Data(out.utf8)
     }
 
     /// Appends the value's JSON text to `out`.
-    public static func write(_ value: JSONValue, into out: inout String) {
+    package static func write(_ value: JSONValue, into out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -38,7 +38,7 @@ public enum JSONWriter {
 
     /// Appends `s` as a JSON string literal: quotes, backslashes and every control character
     /// escaped (and U+2028/2029, which some JavaScript readers choke on), so the text is one line.
-    public static func writeString(_ s: String, into out: inout String) {
+    package static func writeString(_ s: String, into out: inout String) {
         var text = s
         // Byte-wise: per-scalar appends made `riffle dump` of long bodies take 70 µs an item.
         text.withUTF8 { bytes in

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Timestamps as feeds write them: ISO 8601 text, or Unix seconds as a number or as text.
-public enum Timestamp {
+package enum Timestamp {
     /// A date from an ISO 8601 string (`2024-05-01T12:30:00Z`, with optional fraction and offset),
     /// or a number of Unix seconds (milliseconds when it is too large to be seconds), also written
     /// as text (Slack's `"1512085950.000216"`; text must be past 1973 to count, so a year or a
     /// count is not read as a date).
-    public static func date(from value: JSONValue) -> Date? {
+    package static func date(from value: JSONValue) -> Date? {
         switch value {
         case .number(let text): return seconds(text, minimum: 0)
         case .string(let text): return iso8601(text) ?? seconds(text, minimum: 1e8)
@@ -31,7 +31,7 @@ public enum Timestamp {
     /// Sendable). A space may stand for the `T`; without a zone the time is UTC. Dates that do not
     /// exist (February 30th, the 29th of a common year, hour 24, minute 60) and anything after the
     /// zone are rejected: nil.
-    public static func iso8601(_ text: String) -> Date? {
+    package static func iso8601(_ text: String) -> Date? {
         // Feed strings are native, so this reads their bytes in place; the copy is a fallback.
         text.utf8.withContiguousStorageIfAvailable(iso8601(bytes:)) ?? iso8601(bytes: Array(text.utf8))
     }
@@ -107,7 +107,7 @@ public enum Timestamp {
     }
 
     /// "now", "42s ago", "5m ago", "3h ago", "2d ago", "4mo ago", "2y ago".
-    public static func age(of date: Date, now: Date) -> String {
+    package static func age(of date: Date, now: Date) -> String {
         // Any `Date` may come here (a caller's own, a far one): the interval is clamped before it
         // becomes an integer, which would trap on infinity or beyond `Int.max`.
         let interval = now.timeIntervalSince(date)

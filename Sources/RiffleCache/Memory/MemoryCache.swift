@@ -3,12 +3,12 @@
 /// A value type owned by one actor. Slots live in one array linked by indices, so a hit is a dictionary
 /// lookup and a few index writes, with no allocation and no reference counting of nodes.
 ///
-/// ```swift
+/// ```
 /// var memory = MemoryCache<String, Data>(countLimit: 100, costLimit: 1 << 20)
 /// memory.set(data, for: "a", cost: data.count)
 /// memory.value(for: "a")   // data, now the most recently used
 /// ```
-public struct MemoryCache<Key: Hashable, Value> {
+package struct MemoryCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
         var value: Value?
@@ -18,34 +18,34 @@ public struct MemoryCache<Key: Hashable, Value> {
     }
 
     /// The most entries kept.
-    public let countLimit: Int
+    package let countLimit: Int
     /// The most total cost kept.
-    public let costLimit: Int
+    package let costLimit: Int
     /// The sum of the costs of the entries kept.
-    public private(set) var totalCost = 0
+    package private(set) var totalCost = 0
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
     private var index: [Key: Int] = [:]
     private var newest = -1
     private var oldest = -1
 
-    public init(countLimit: Int, costLimit: Int) {
+    package init(countLimit: Int, costLimit: Int) {
         self.countLimit = countLimit
         self.costLimit = costLimit
     }
 
     /// Entries kept.
-    public var count: Int { index.count }
+    package var count: Int { index.count }
 
     /// The value for `key`, which becomes the most recently used.
-    public mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
         moveToFront(slot)
         return slots[slot].value
     }
 
     /// Stores `value`; a value costing more than the whole limit is not kept.
-    public mutating func set(_ value: Value, for key: Key, cost: Int) {
+    package mutating func set(_ value: Value, for key: Key, cost: Int) {
         removeValue(for: key)
         guard cost <= costLimit, countLimit > 0 else { return }
         let slot: Int
@@ -68,7 +68,7 @@ public struct MemoryCache<Key: Hashable, Value> {
     }
 
     /// Forgets `key`.
-    public mutating func removeValue(for key: Key) {
+    package mutating func removeValue(for key: Key) {
         guard let slot = index.removeValue(forKey: key) else { return }
         unlink(slot)
         totalCost -= slots[slot].cost
@@ -77,12 +77,12 @@ public struct MemoryCache<Key: Hashable, Value> {
     }
 
     /// Forgets everything.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         self = MemoryCache(countLimit: countLimit, costLimit: costLimit)
     }
 
     /// Keys from most to least recently used (for tests).
-    public var keysByRecency: [Key] {
+    package var keysByRecency: [Key] {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {

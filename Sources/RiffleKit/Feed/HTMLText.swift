@@ -12,13 +12,13 @@
 /// such as `&#27;`) becomes its visible picture (␛), DEL ␡, a C1 control or bidirectional override
 /// U+FFFD, as the browser's sanitiser shows them.
 ///
-/// ```swift
+/// ```
 /// HTMLText.plainText("<p>Hello &amp; <a href=\"https://x.org/a\">welcome</a></p><p>Bye</p>")
 /// // "Hello & welcome (https://x.org/a)\n\nBye"
 /// ```
-public enum HTMLText {
+package enum HTMLText {
     /// `html` as plain text (see `HTMLText`).
-    public static func plainText(_ html: String) -> String {
+    package static func plainText(_ html: String) -> String {
         var reader = Reader(Array(html.unicodeScalars))
         return reader.run()
     }
@@ -26,7 +26,7 @@ public enum HTMLText {
     /// Whether `text` shows signs of HTML markup: a closing tag (`</p>`), a line or paragraph tag
     /// (`<br>`, `<p>`), or an element closed by `/>`. Text without them is treated as plain text,
     /// in which only character references are decoded (`decodingReferences(_:)`).
-    public static func looksLikeHTML(_ text: String) -> Bool {
+    package static func looksLikeHTML(_ text: String) -> Bool {
         let utf8 = text.utf8
         var iterator = utf8.makeIterator()
         var previous: UInt8 = 0
@@ -53,7 +53,7 @@ public enum HTMLText {
     /// `text` with its character references decoded and nothing else changed (beyond the control
     /// characters `plainText` also replaces): for plain text that an API HTML-escapes, such as Stack
     /// Exchange titles (`&#39;`, `&quot;`).
-    public static func decodingReferences(_ text: String) -> String {
+    package static func decodingReferences(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var i = 0

@@ -12,23 +12,23 @@ import Foundation
 /// `hits`, `items`, `data.children`, `topic_list.topics`, `edges`... An empty array there is an empty
 /// page (the end of a feed); an array of numbers or strings alone is `RiffleError.scalarItems`.
 ///
-/// ```swift
+/// ```
 /// let items = try ItemExtractor.items(in: data)                          // zero-config
 /// let posts = try ItemExtractor.items(in: data, itemPath: "data.children",
 ///                                     fields: FieldMapping(title: "title", link: "url"))
 /// ```
-public enum ItemExtractor {
+package enum ItemExtractor {
     /// The most items a page may hold; a page with more is `RiffleError.tooManyItems`. Paged APIs send
     /// 10 to 1,000 (and a whole list such as jsonplaceholder's 5,000 photos fits); an item costs a few
     /// hundred bytes in memory, so this bounds a page's items to about 15 MB whatever the server sends.
-    public static let maxItems = 50_000
+    package static let maxItems = 50_000
 
     /// The items of a response body.
     /// - Parameters:
     ///   - itemPath: a dotted path to the item array; nil finds it.
     ///   - fields: which fields to show; unmapped parts are found as without a mapping.
     /// - Throws: `RiffleError.invalidJSON`, `.noItems`, `.scalarItems` or `.tooManyItems`.
-    public static func items(in data: Data, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+    package static func items(in data: Data, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
         try items(in: document(data, stored: false), itemPath: itemPath, fields: fields)
     }
 
@@ -36,14 +36,14 @@ public enum ItemExtractor {
     /// were stored: only the structure is checked again (`JSONDocument.Validation.structure`), so
     /// truncated or garbled bytes still throw, while a string damaged in place reads with U+FFFD.
     /// - Throws: `RiffleError.invalidJSON`, `.noItems` or `.scalarItems`.
-    public static func items(inStoredPage data: Data, itemPath: String? = nil,
+    package static func items(inStoredPage data: Data, itemPath: String? = nil,
                              fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
         try items(in: document(data, stored: true), itemPath: itemPath, fields: fields)
     }
 
     /// The items of a document; each item's `fields` stay in the document until read.
     /// - Throws: `RiffleError.noItems` or `.scalarItems`.
-    public static func items(in document: JSONDocument, itemPath: String? = nil,
+    package static func items(in document: JSONDocument, itemPath: String? = nil,
                              fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
         try list(in: document, itemPath: itemPath, fields: fields).items
     }

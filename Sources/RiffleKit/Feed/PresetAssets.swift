@@ -3,17 +3,17 @@ import RiffleAssets
 
 /// The presets: `Assets/presets/presets.json` as compiled into the binary (`RiffleAssets`), or the
 /// file `$RIFFLE_PRESETS` names instead.
-public enum PresetAssets {
+package enum PresetAssets {
     /// An environment variable naming a presets file to use instead of the built-in one.
-    public static let environmentVariable = "RIFFLE_PRESETS"
+    package static let environmentVariable = "RIFFLE_PRESETS"
     /// The built-in presets' path under `Assets/`.
-    public static let assetPath = "presets/presets.json"
+    package static let assetPath = "presets/presets.json"
 
     /// The presets, parsed.
     /// - Throws: `FeedCatalog.Error.unreadable` naming the file when `$RIFFLE_PRESETS` names one that
     ///   cannot be read (a missing file is an error, never silently the built-in presets), or the
     ///   file's own problem.
-    public static func catalog(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FeedCatalog.Error) -> FeedCatalog {
+    package static func catalog(environment: [String: String] = ProcessInfo.processInfo.environment) throws(FeedCatalog.Error) -> FeedCatalog {
         if let file = environment[environmentVariable], !file.isEmpty {
             guard let data = FileManager.default.contents(atPath: file) else {
                 var isFolder: ObjCBool = false

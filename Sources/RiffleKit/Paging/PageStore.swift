@@ -134,7 +134,7 @@ public struct PageStore: Sendable {
     /// Replaces `page` with `data`, as if it had been fetched from `metadata.url` with a plain GET
     /// (no credentials): for tools and tests. Waits up to 2 s for another program's lock on the
     /// index, blocking the calling thread.
-    public func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
+    package func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
         guard path(page) != nil, let url = URL(string: metadata.url) else {
             throw .storage(path: bodyPath(page), reason: "not a page the cache can keep")
         }
