@@ -12,13 +12,66 @@ import RiffleTUI
 /// let loop = BrowserLoop(terminal: screen, pages: loader, title: feed.name)
 /// let status = loop.run()   // until q or a signal; the terminal is restored
 /// ```
-public struct BrowserLoop<Terminal: TerminalBackend, Pages: PageSourcing> {
+public struct BrowserLoop<Terminal: TerminalBackend> {
+    /// Where the browser starts.
+    public enum Start: Sendable {
+        /// In a feed.
+        case feed(OpenedFeed)
+        /// In the feed list.
+        case feedList
+    }
+
+    /// What the browser does beyond its pages, each optional: tests and scripts leave them out.
+    public struct Services {
+        /// Opens a link (`o`, `C`); returns why it could not, or nil.
+        public var open: (URL) -> String?
+        /// Puts text on the clipboard (`y`, `Y`); returns why it could not, or nil.
+        public var copy: (String) -> String?
+        /// Seen state and search; opened after the first frame.
+        public var log: ReadingLog?
+        /// The feeds `F` lists and opens.
+        public var shelf: (any FeedShelving)?
+        /// Messages from elsewhere (a retry about to happen) to show as toasts.
+        public var notices: Notices
+
+        public init(open: @escaping (URL) -> String? = { _ in "no program to open links with" },
+                    copy: @escaping (String) -> String? = { _ in "no clipboard" },
+                    log: ReadingLog? = nil, shelf: (any FeedShelving)? = nil, notices: Notices = Notices()) {
+            self.open = open
+            self.copy = copy
+            self.log = log
+            self.shelf = shelf
+            self.notices = notices
+        }
+    }
+
+    /// How the browser behaves: the user's keys and the like.
+    public struct Settings: Sendable {
+        public var keymap = KeyMap.standard
+        /// Seen items carry a glyph (no colours on screen).
+        public var marksWithGlyphs = false
+        /// `--watch`: page 1 is revalidated on this interval from the start.
+        public var watch: TimeInterval?
+        /// The interval `w` turns watching on with.
+        public var watchInterval: TimeInterval = 300
+        public init() {}
+    }
+
     let terminal: Terminal
-    let pages: Pages
-    let title: String
+    let start: Start
+    let services: Services
+    let settings: Settings
     let now: () -> Date
-    let open: (URL) -> String?
-    let notices: Notices
+
+    /// A loop starting at `start` on `terminal`.
+    public init(terminal: Terminal, start: Start, services: Services = Services(), settings: Settings = Settings(),
+                now: @escaping () -> Date = Date.init) {
+        self.terminal = terminal
+        self.start = start
+        self.services = services
+        self.settings = settings
+        self.now = now
+    }
 
     /// A loop browsing `pages` on `terminal`.
     /// - Parameters:
@@ -26,82 +79,205 @@ public struct BrowserLoop<Terminal: TerminalBackend, Pages: PageSourcing> {
     ///   - now: the clock ticks read.
     ///   - open: opens a link (`o`); returns why it could not, or nil.
     ///   - notices: messages from elsewhere (a retry about to happen) to show as toasts.
-    public init(terminal: Terminal, pages: Pages, title: String, now: @escaping () -> Date = Date.init,
+    public init(terminal: Terminal, pages: some PageSourcing, title: String, now: @escaping () -> Date = Date.init,
                 open: @escaping (URL) -> String? = { _ in "no program to open links with" }, notices: Notices = Notices()) {
-        self.terminal = terminal
-        self.pages = pages
-        self.title = title
-        self.now = now
-        self.open = open
-        self.notices = notices
+        self.init(terminal: terminal, start: .feed(OpenedFeed(pages: pages, title: title, reference: nil)),
+                  services: Services(open: open, notices: notices), now: now)
     }
 
     /// Runs until the user quits or a signal arrives, restores the terminal, and returns the exit
     /// status: 0, or 128 + the signal's number (SIGINT counts as quitting).
     public func run() -> Int32 {
-        let status = loop()
+        let status = Run(browser: self).run()
         terminal.restore()
         return status
     }
+}
 
-    private func loop() -> Int32 {
+extension BrowserLoop {
+    /// One run: the state, the feed being read and the work in flight, all on the loop's thread.
+    private final class Run {
+        let browser: BrowserLoop
         let mailbox = Mailbox()
+        let log: LogQueue?
+        var state: AppState
+        /// The feed whose pages are shown, and how many feeds were opened before it (the tag of its answers).
+        var feed: OpenedFeed?
+        var generation = 0
         var reloads: Task<Void, Never>?
-        var state = AppState(feedTitle: title, size: terminal.size, now: now())
-        var effects = App.update(&state, .start)
-        while true {
-            while !effects.isEmpty {
-                let due = effects
-                effects = []
-                for effect in due {
-                    if let answered = answerFromDisk(effect) { effects += App.update(&state, answered) }
-                    perform(effect, mailbox: mailbox, state: &state, reloads: &reloads)
-                }
+        var painted = false
+
+        init(browser: BrowserLoop) {
+            self.browser = browser
+            let mailbox = mailbox
+            log = browser.services.log.map { LogQueue(log: $0) { mailbox.post(.notice($0)) } }
+            let loop = browser
+            let title: String
+            switch loop.start {
+            case .feed(let opened):
+                feed = opened
+                title = opened.title
+            case .feedList:
+                title = "feeds"
             }
-            if state.shouldQuit { return 0 }
-            terminal.draw(App.view(state))
-            if let signal = terminal.takeQuitSignal() {
-                // Ctrl-C and friends end the program cleanly; 128+n is the shell's convention.
-                return signal == SIGINT ? 0 : 128 + signal
+            state = AppState(feedTitle: title, size: loop.terminal.size, now: loop.now())
+            state.keymap = loop.settings.keymap
+            state.marksWithGlyphs = loop.settings.marksWithGlyphs
+            state.watchInterval = loop.settings.watchInterval
+            if let interval = loop.settings.watch {
+                state.watchInterval = interval
+                state.watch = Watch(interval: interval, next: state.now.addingTimeInterval(interval))
             }
-            // Short waits while something animates or loads, so results and frames show promptly.
-            let busy = state.isAnimating || !state.requests.isEmpty
-            var actions: [Action] = []
-            if let event = terminal.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
-            actions += mailbox.drain()
-            actions += notices.drain().map { .notice($0) }
-            actions.append(.tick(now()))
-            for action in actions { effects += App.update(&state, action) }
+            if case .feedList = loop.start {
+                state.mode = .feeds(FeedListState())
+                state.hasFeed = false
+            }
+            state.commentsAvailable = feed?.pages.hasComments ?? false
         }
-    }
 
-    /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
-    /// source's executor and the mailbox. The load still runs, and if the cache finds the page stale
-    /// its revalidated (or refetched) copy replaces this one when it arrives.
-    private func answerFromDisk(_ effect: Effect) -> Action? {
-        guard case .load(let page, .returnCacheElseLoad) = effect, let cached = pages.peekCachedPage(page) else { return nil }
-        return .pageLoaded(cached)
-    }
+        func run() -> Int32 {
+            let loop = browser
+            var effects = update(.start)
+            while true {
+                while !effects.isEmpty {
+                    let due = effects
+                    effects = []
+                    for effect in due {
+                        if let answered = answerFromDisk(effect) { effects += update(answered) }
+                        effects += perform(effect)
+                    }
+                }
+                if state.shouldQuit { return 0 }
+                loop.terminal.draw(App.view(state))
+                if !painted {
+                    // The reading log is opened only now: nothing of it stands before the first frame.
+                    painted = true
+                    log?.start()
+                    openedFeed()
+                }
+                if let signal = loop.terminal.takeQuitSignal() {
+                    // Ctrl-C and friends end the program cleanly; 128+n is the shell's convention.
+                    return signal == SIGINT ? 0 : 128 + signal
+                }
+                // Short waits while something animates or loads, so results and frames show promptly.
+                let busy = state.isAnimating || !state.requests.isEmpty
+                var actions: [Action] = []
+                if let event = loop.terminal.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
+                actions += mailbox.drain(current: generation)
+                actions += loop.services.notices.drain().map { .notice($0) }
+                actions.append(.tick(loop.now()))
+                for action in actions { effects += update(action) }
+            }
+        }
 
-    /// Runs an effect. Reloads run one after another in the order asked (`R` reloads pages 1...N,
-    /// and a cursor feed's page N needs page N-1's fresh answer first).
-    private func perform(_ effect: Effect, mailbox: Mailbox, state: inout AppState, reloads: inout Task<Void, Never>?) {
-        switch effect {
-        case .load(let page, let policy):
-            let previous = policy == .reloadIgnoringCache ? reloads : nil
-            let task = Task { [pages] in
-                await previous?.value
-                do throws(RiffleError) {
-                    mailbox.post(.pageLoaded(try await pages.load(page, policy: policy)))
+        /// `App.update`, and what the loop keeps of it: every page shown goes to the reading log.
+        func update(_ action: Action) -> [Effect] {
+            if case .pageLoaded(let page) = action, let log, let reference = feed?.reference, !page.items.isEmpty {
+                let items = page.items
+                log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference) }
+            }
+            return App.update(&state, action)
+        }
+
+        /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
+        /// source's executor and the mailbox. The load still runs, and if the cache finds the page stale
+        /// its revalidated (or refetched) copy replaces this one when it arrives.
+        func answerFromDisk(_ effect: Effect) -> Action? {
+            guard case .load(let page, .returnCacheElseLoad) = effect, let cached = feed?.pages.peekCachedPage(page) else { return nil }
+            return .pageLoaded(cached)
+        }
+
+        /// Runs an effect. Reloads run one after another in the order asked (`R` reloads pages 1...N,
+        /// and a cursor feed's page N needs page N-1's fresh answer first).
+        func perform(_ effect: Effect) -> [Effect] {
+            let mailbox = mailbox, generation = generation, loop = browser
+            switch effect {
+            case .load(let page, let policy):
+                guard let pages = feed?.pages else { return [] }
+                let previous = policy == .reloadIgnoringCache ? reloads : nil
+                let task = Task {
+                    await previous?.value
+                    do throws(RiffleError) {
+                        mailbox.post(.pageLoaded(try await pages.load(page, policy: policy)), feed: generation)
+                    } catch {
+                        mailbox.post(.pageFailed(page: page, error: error), feed: generation)
+                    }
+                }
+                if policy == .reloadIgnoringCache { reloads = task }
+            case .open(let url):
+                if let failure = loop.services.open(url) { mailbox.post(.notice(failure)) }
+            case .quit:
+                state.shouldQuit = true
+            case .mark(let items, let seen):
+                guard let log, let reference = feed?.reference else { return [] }
+                log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference, seen: seen) }
+            case .loadComments(let item, let policy):
+                guard let pages = feed?.pages else { return [] }
+                let key = item.readingKey
+                Task {
+                    do throws(RiffleError) {
+                        if let thread = try await pages.comments(for: item, policy: policy) {
+                            mailbox.post(.commentsLoaded(item: key, thread), feed: generation)
+                        } else {
+                            mailbox.post(.notice("no comments: this feed does not say where they are"), feed: generation)
+                        }
+                    } catch {
+                        mailbox.post(.commentsFailed(item: key, error), feed: generation)
+                    }
+                }
+            case .openDiscussion(let item):
+                guard let url = feed?.pages.discussionPage(for: item) else { return update(.notice("no discussion page for this item")) }
+                if let failure = loop.services.open(url) { mailbox.post(.notice(failure)) }
+            case .copy(let text, let what):
+                return update(.notice(loop.services.copy(text) ?? "copied \(what): \(Self.preview(text))"))
+            case .search(let query):
+                guard let log else { return update(.searchFailed(query: query, "no reading log to search")) }
+                log.enqueue(reportingFailure: false) { log in
+                    do throws(ReadingLog.Failure) {
+                        mailbox.post(.searched(query: query, try await log.search(query)))
+                    } catch {
+                        mailbox.post(.searchFailed(query: query, error.description))
+                    }
+                }
+            case .listFeeds:
+                guard let shelf = loop.services.shelf else { return update(.feedsListed([])) }
+                Task {
+                    let entries = await shelf.entries()
+                    mailbox.post(.feedsListed(entries))
+                    for entry in entries { mailbox.post(.feedSummarized(name: entry.name, await shelf.summary(of: entry))) }
+                }
+            case .openFeed(let name):
+                guard let shelf = loop.services.shelf else { return [] }
+                do throws(OpenFailure) {
+                    let opened = try shelf.open(name)
+                    feed = opened
+                    self.generation += 1
+                    reloads = nil
+                    let effects = update(.feedOpened(title: opened.title, hasComments: opened.pages.hasComments))
+                    openedFeed()
+                    return effects
                 } catch {
-                    mailbox.post(.pageFailed(page: page, error: error))
+                    return update(.notice(error.description))
                 }
             }
-            if policy == .reloadIgnoringCache { reloads = task }
-        case .open(let url):
-            if let failure = open(url) { mailbox.post(.notice(failure)) }
-        case .quit:
-            state.shouldQuit = true
+            return []
+        }
+
+        /// Once a feed is shown (and the first frame painted): the log notes it was opened and
+        /// answers which of its items were seen.
+        func openedFeed() {
+            guard painted, let log, let reference = feed?.reference else { return }
+            let mailbox = mailbox, generation = generation
+            log.enqueue { (log) throws(ReadingLog.Failure) in
+                try await log.noteOpened(reference)
+                mailbox.post(.seenLoaded(try await log.seenKeys(feed: reference.id)), feed: generation)
+            }
+        }
+
+        /// What a toast shows of copied text: its start, on one line.
+        static func preview(_ text: String) -> String {
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return line.count > 60 ? String(line.prefix(59)) + "…" : line
         }
     }
 }

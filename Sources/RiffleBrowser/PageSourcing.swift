@@ -1,4 +1,6 @@
+import Foundation
 import RiffleKit
+import RiffleTUI
 
 /// Where the browser's pages come from: what the run loop needs of `PageLoader`.
 public protocol PageSourcing: Sendable {
@@ -7,6 +9,51 @@ public protocol PageSourcing: Sendable {
     /// The page as stored, at once and from any thread, or nil: what the first frame is painted
     /// from before anything is fetched.
     func peekCachedPage(_ number: Int) -> Page?
+    /// Whether the feed says where its items' comments are.
+    var hasComments: Bool { get }
+    /// An item's comments, fetched and cached like the pages; nil when the feed has none.
+    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread?
+    /// The page a browser shows for an item's discussion, when the feed names one.
+    func discussionPage(for item: Item) -> URL?
+}
+
+extension PageSourcing {
+    /// A source that says nothing of comments has none.
+    public var hasComments: Bool { false }
+    public func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? { nil }
+    public func discussionPage(for item: Item) -> URL? { nil }
 }
 
 extension PageLoader: PageSourcing {}
+
+/// The feeds the browser can list and open: the feed list (`F`).
+public protocol FeedShelving: Sendable {
+    /// Every feed to list, in order.
+    func entries() async -> [FeedEntry]
+    /// What is known of `entry`'s stored pages: how many items are unseen, and when they were fetched.
+    func summary(of entry: FeedEntry) async -> FeedSummary
+    /// Opens the feed called `name` (with its argument, `reddit:swift`, or a URL template).
+    func open(_ name: String) throws(OpenFailure) -> OpenedFeed
+}
+
+/// A feed the browser opened.
+public struct OpenedFeed: Sendable {
+    /// Its pages.
+    public var pages: any PageSourcing
+    /// What the header calls it.
+    public var title: String
+    /// Where the reading log files its items; nil to keep no log of it.
+    public var reference: ReadingLog.FeedRef?
+
+    public init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?) {
+        self.pages = pages
+        self.title = title
+        self.reference = reference
+    }
+}
+
+/// Why a feed could not be opened, in one line ("unknown feed 'x'", "feed 'gh': GITHUB_TOKEN is not set").
+public struct OpenFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -225,3 +225,14 @@ public actor ResponseCache: ResponseCaching {
         cachedValue(for: request, lifetime: .server(fallback: maxAge))
     }
 }
+
+extension ResponseCache {
+    /// This cache as a `Client`'s `CacheTarget`, keeping bodies at `location`. The pipeline's
+    /// `validate` decodes each body itself, so the cache does not parse it a second time.
+    package nonisolated func target(_ location: BodyLocation) -> CacheTarget {
+        CacheTarget { request, policy, lifetime, validate, fetch throws(RiffleError) in
+            try await self.response(for: request, policy: policy, lifetime: lifetime, location: location, checksJSON: true,
+                                    validate: validate, fetch: fetch)
+        }
+    }
+}

@@ -27,11 +27,20 @@ enum ChildProcess {
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
+        // A bare name (`tmux`) is looked up on PATH.
+        let spawned = argv[0].contains("/") ? posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
+                                            : posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
         guard spawned == 0 else { throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return Outcome(status: (status >> 8) & 0xFF)
+    }
+
+    /// Whether `name` is an executable on PATH.
+    static func onPath(_ name: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+        }
     }
 
     /// The `riffle` executable built beside this benchmark (`swift build -c release` builds both).

@@ -18,7 +18,7 @@ struct FirstFrameProbe {
         defer { try? FileManager.default.removeItem(at: folder) }
         let started = folder.appendingPathComponent("t0").path, output = folder.appendingPathComponent("pane").path
         let socket = "riffle-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        func tmux(_ arguments: String...) throws { try ChildProcess.run(["/usr/bin/tmux", "-u", "-L", socket] + arguments) }
+        func tmux(_ arguments: String...) throws { try ChildProcess.run(["tmux", "-u", "-L", socket] + arguments) }
         let command = "read x; date +%s%N > \(quote(started)); exec \(quote(riffle)) \(quote(template)) --cache-dir \(quote(cache.path))"
         try tmux("new-session", "-d", "-s", "frame", "-x", "120", "-y", "40", command)
         defer { try? tmux("kill-server") }

@@ -36,7 +36,7 @@ struct ProcessSection {
         for pass in ["cold", "warm"] {
             let outcome = try ChildProcess.run(["/usr/bin/time", "-f", "%M", "-o", report,
                                                 riffle, "dump", server.template, "--pages", "1-400", "--cache-dir", cache.path])
-            let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let kilobytes = peakKilobytes(report)
             table.add("peak RSS, riffle dump of 400 pages (\(pass))", kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?",
                       outcome.status == 0 ? "exit 0" : "exit \(outcome.status)")
         }
@@ -49,14 +49,14 @@ struct ProcessSection {
         defer { big.stop() }
         let outcome = try ChildProcess.run(["/usr/bin/time", "-f", "%M", "-o", report, riffle, "dump",
                                             "http://127.0.0.1:\(big.port)/million?page={page}", "--cache-dir", cache.path])
-        let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let kilobytes = peakKilobytes(report)
         table.add("peak RSS, riffle dump of one \(body.count >> 20) MB page of a million objects",
                   kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?", outcome.status == 1 ? "refused: over the item limit" : "exit \(outcome.status)")
     }
 
     /// Start → first titles on screen, `riffle URL` with page 1 cached and the server stopped.
     private func firstFrame(_ riffle: String, into table: inout Table) async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+        guard ChildProcess.onPath("tmux") else {
             table.add("first frame from cache", "skipped", "no tmux")
             return
         }
@@ -85,5 +85,12 @@ struct ProcessSection {
                   String(format: "best %.1f ms", firstOutput[0]))
         table.add("start → titles from cache (120x40 tmux)", String(format: "%.1f ms median", titles[titles.count / 2]),
                   String(format: "best %.1f ms, worst %.1f ms, %d runs", titles[0], titles[titles.count - 1], titles.count))
+    }
+
+    /// GNU time's `%M` from its report: the last line (a failed command's report starts with
+    /// "Command exited with non-zero status N").
+    private func peakKilobytes(_ report: String) -> Double? {
+        (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n").last
+            .flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 }

@@ -12,6 +12,8 @@ struct Arguments: Equatable {
         case cache
         /// List the presets and the feeds file's feeds.
         case feeds
+        /// Search everything the browser has listed.
+        case search
         case help
         case version
     }
@@ -33,8 +35,9 @@ struct Arguments: Equatable {
     /// Options that take a value, and the commands that accept each (nil: every command).
     static let valueOptions: [String: Set<Command>?] = [
         "--cache-dir": nil, "--max-age": nil,
-        "--first-page": [.browse, .dump], "--theme": [.browse], "--demo-fail": [.browse],
-        "--pages": [.dump], "--format": [.dump], "--fields": [.dump], "--concurrency": [.dump],
+        "--first-page": [.browse, .dump], "--theme": [.browse], "--demo-fail": [.browse], "--watch": [.browse],
+        "--pages": [.dump], "--format": [.dump, .search], "--fields": [.dump, .search], "--concurrency": [.dump],
+        "--feed": [.search], "--limit": [.search],
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [

@@ -4,60 +4,83 @@ import NcursesTerminal
 import RiffleBrowser
 import RiffleKit
 
-/// `riffle [URL]`: the interactive browser.
+/// `riffle [FEED]`: the interactive browser.
 enum BrowseCommand {
     static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
         // Everything that can be wrong with the command line is reported before the terminal is touched.
         guard arguments.positionals.count <= 1 else {
             throw .init("expected one feed, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
         }
+        let environment = ProcessInfo.processInfo.environment
         let firstPage = try arguments.integer("--first-page", in: Limits.firstPage)
         let demoFailPage = try arguments.integer("--demo-fail", in: Limits.page)
         let maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
         let themeName = try arguments.choice("--theme", in: ThemeFile.names)
+        let watch = try arguments.values["--watch"].map { text throws(Arguments.UsageError) in
+            guard let seconds = Interval.seconds(text) else {
+                throw .init("option --watch needs an interval from 10s to 1 day, such as 90, 30s, 5m or 1h, got '\(text)'")
+            }
+            return seconds
+        }
+        let config = try ConfigFile.load(environment: environment)
+        // The feed: the argument, else the config's default, else the feed list when the feeds file
+        // has feeds, else the demo.
         var feed: Feed?
-        if let feedArgument = arguments.positionals.first {
-            feed = try FeedResolver.resolve(feedArgument, firstPage: firstPage)
+        var feedName = arguments.positionals.first ?? config.feed
+        if let name = feedName {
+            feed = try FeedResolver.resolve(name, firstPage: firstPage, forNetwork: true)
+        } else if try !FeedResolver.Catalogs.load(environment: environment).user.definitions.isEmpty {
+            feedName = nil
+        } else {
+            feedName = FeedShelf.demoName
         }
         let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         guard isatty(STDOUT_FILENO) == 1 else { fail("standard output is not a terminal; the browser needs one", status: 2) }
         guard isatty(STDIN_FILENO) == 1 else { fail("standard input is not a terminal; the browser needs one for keys", status: 2) }
 
-        var demo: DemoFeedServer?
-        if feed == nil {
-            do {
-                let server = try DemoFeedServer(failPage: demoFailPage)
-                demo = server
-                feed = try Feed(template: server.template, name: "riffle demo", cacheIdentity: "riffle-demo")
-            } catch {
-                fail("could not start the demo feed: \(error)", status: 1)
-            }
-        }
-        guard let feed else { return 1 }
-        defer { demo?.stop() }
-        if demo != nil {
-            // The demo always starts from its server, so the spinner and --demo-fail are seen.
-            try? FileManager.default.removeItem(at: PageStore(cacheDirectory: cacheDirectory, feedID: feed.id).directory)
+        signal(SIGPIPE, SIG_IGN)
+        let log = ReadingLog(cacheDirectory: cacheDirectory)
+        // A client about to retry says so in a toast.
+        let notices = Notices()
+        let shelf = FeedShelf(cacheDirectory: cacheDirectory, log: log, maxAge: maxAge, demoFailPage: demoFailPage, notices: notices,
+                              environment: environment)
+        defer { shelf.stop() }
+        let start: BrowserLoop<NcursesScreen>.Start
+        if let feed, let feedName {
+            start = .feed(FeedShelf.opened(feed, name: feedName, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
+        } else if feedName == FeedShelf.demoName {
+            do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }
+        } else {
+            start = .feedList
         }
 
-        signal(SIGPIPE, SIG_IGN)
-        let notices = Notices()
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
-                                client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
         // https://no-color.org: any non-empty NO_COLOR turns colours off, whatever the theme.
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let theme: Theme
-        do { theme = try ThemeFile.load(noColor ? "mono" : themeName ?? "dark") } catch { fail("\(error)", status: 1) }
+        let chosenTheme = noColor ? "mono" : themeName ?? config.theme ?? "dark"
+        do { theme = try ThemeFile.load(chosenTheme) } catch { fail("\(error)", status: 1) }
         let screen = NcursesScreen(theme: theme, colors: !noColor)
-        let pages = BrowsePages(loader: loader, maxAge: maxAge)
-        // A terminal browser gets the terminal: the screen is suspended while it runs.
-        let open = { (url: URL) in LinkOpener.open(url, suspend: { body in screen.suspended(body) })?.description }
-        return BrowserLoop(terminal: screen, pages: pages, title: feed.name, open: open, notices: notices).run()
+        // config.json's browser wins over $BROWSER. A terminal browser gets the terminal: the screen
+        // is suspended while it runs.
+        var linkEnvironment = environment
+        if let browser = config.browser { linkEnvironment["BROWSER"] = browser }
+        let open = { (url: URL) in
+            LinkOpener.open(url, environment: linkEnvironment, suspend: { body in screen.suspended(body) })?.description
+        }
+        // OSC 52: the terminal's clipboard, over ssh too; one path whatever the terminal.
+        let copy = { (text: String) in screen.setClipboard(text) ? nil : "the terminal did not take the copy" }
+        var settings = BrowserLoop<NcursesScreen>.Settings()
+        settings.keymap = config.keymap
+        settings.marksWithGlyphs = chosenTheme == "mono"
+        settings.watch = watch
+        settings.watchInterval = watch ?? config.watch ?? 300
+        let services = BrowserLoop<NcursesScreen>.Services(open: open, copy: copy, log: log, shelf: shelf, notices: notices)
+        return BrowserLoop(terminal: screen, start: start, services: services, settings: settings).run()
     }
 }
 
 /// The browser's pages: the loader, with `--max-age` revalidating a stored page that is too old (it is
-/// still painted first, and still shown, stale, when the network fails).
+/// still painted first, and still shown, stale, when the network fails), and its items' comments.
 struct BrowsePages: PageSourcing {
     let loader: PageLoader
     let maxAge: Int?
@@ -67,4 +90,12 @@ struct BrowsePages: PageSourcing {
     }
 
     func peekCachedPage(_ number: Int) -> Page? { loader.peekCachedPage(number) }
+
+    var hasComments: Bool { loader.hasComments }
+
+    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? {
+        try await loader.comments(for: item, policy: policy)
+    }
+
+    func discussionPage(for item: Item) -> URL? { loader.discussionPage(for: item) }
 }

@@ -5,11 +5,13 @@ enum Usage {
     riffle \(version): browse paged JSON feeds in the terminal.
 
     Usage:
-      riffle                      browse the built-in demo feed (offline, on 127.0.0.1)
+      riffle                      config.json's feed, else the feed list when feeds.json has feeds,
+                                  else the built-in demo feed (offline, on 127.0.0.1)
       riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
       riffle feeds                list the presets and the feeds file's feeds
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
+      riffle search WORDS         items listed before, in every feed, offline (jsonl, json or tsv)
       riffle cache path           print where the cache is
       riffle cache info [FEED...] what the cache holds, per feed (FEED: as above, or an id it prints)
       riffle cache clear [FEED...]
@@ -26,6 +28,7 @@ enum Usage {
       --first-page N      the server's number for the first page (default 1)
       --theme NAME        dark, light or mono (NO_COLOR also turns colours off)
       --demo-fail N       make the demo feed answer page N with HTTP 500
+      --watch INTERVAL    revalidate page 1 every INTERVAL (90, 30s, 5m, 1h; 10 s to a day)
 
     riffle dump:
       --pages A-B         pages to print (default 1); A- runs to the feed's end, as does --all.
@@ -38,17 +41,25 @@ enum Usage {
       --timings           standard error becomes JSON lines: one per page (failures with an
                           "error" field), then a summary
 
+    riffle search:
+      --feed NAME         only that feed's items (its name or title)
+      --format, --fields  as for dump (fields: feed, title, url, author, id, time, seen, text)
+      --limit N           at most N items (default 100)
+
     riffle cache:
       --json              info as one JSON object (path, bytes, pages, and per feed id, url,
                           pages, bytes)
       --yes               clear everything without asking (needed when not on a terminal)
 
+    Files: $XDG_CONFIG_HOME/riffle/feeds.json (feeds), config.json beside it (default feed,
+    theme, browser, watch interval, keys).
     Environment: BROWSER (how `o` opens links: a :-separated list of commands, %s for the URL),
     RIFFLE_PRESETS (a presets file instead of the built-in one), NO_COLOR, XDG_CACHE_HOME,
     XDG_CONFIG_HOME.
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
-    r reload (bypass the cache), R reload all, ? every key, q quit.
+    c comments, y copy the link, m seen, S search, F feeds, w watch, r reload (bypass the
+    cache), R reload all, ? every key, q quit.
     Exit status: 0 done, 1 some pages failed, 2 bad command line.
     """
 }

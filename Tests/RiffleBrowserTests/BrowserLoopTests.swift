@@ -109,7 +109,7 @@ struct BrowserLoopTests {
         // When the page arrives, it is drawn at that size with the status bar on the last row
         run.pages.answer(1, with: .success(Self.fresh))
         let shown = await run.frame { $0.size == resized && $0.description.contains("fresh one") }
-        #expect(shown?.lines[11].contains("page 1 · 3 items") == true, "\(shown?.description ?? "none")")
+        #expect(shown?.lines[11].contains("item 1/3 · page 1") == true, "\(shown?.description ?? "none")")
         run.terminal.send(.key(.character("q")))
         #expect(await run.exitStatus() == 0)
     }

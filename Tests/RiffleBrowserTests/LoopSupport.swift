@@ -16,8 +16,25 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
     private var waiting: [(page: Int, answer: CheckedContinuation<Result<Page, RiffleError>, Never>)] = []
     /// What `peekCachedPage` returns.
     let stored: [Int: Page]
+    /// Each item's comments, by `Item.readingKey`; nil: the feed has none.
+    let threads: [String: CommentThread]?
 
-    init(stored: [Int: Page] = [:]) { self.stored = stored }
+    init(stored: [Int: Page] = [:], threads: [String: CommentThread]? = nil) {
+        self.stored = stored
+        self.threads = threads
+    }
+
+    var hasComments: Bool { threads != nil }
+
+    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? {
+        guard let threads else { return nil }
+        guard let thread = threads[item.readingKey] else { throw .httpStatus(code: 404, excerpt: "") }
+        return thread
+    }
+
+    func discussionPage(for item: Item) -> URL? {
+        threads == nil ? nil : URL(string: "https://discussion.example/\(item.readingKey)")
+    }
 
     func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
         let result = await withCheckedContinuation { continuation in
@@ -81,11 +98,18 @@ final class LoopRun: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let status = LockedValue<Int32?>(nil)
 
-    init(terminal: InMemoryTerminal, pages: MockPageSource, now: Date = LoopFixture.now) {
+    convenience init(terminal: InMemoryTerminal, pages: MockPageSource, now: Date = LoopFixture.now) {
+        self.init(terminal: terminal, pages: pages) { notices in
+            BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }, notices: notices).run()
+        }
+    }
+
+    /// A run of the loop `run` makes (with the run's `notices`) and runs, on the thread started here.
+    init(terminal: InMemoryTerminal, pages: MockPageSource, run: @escaping @Sendable (Notices) -> Int32) {
         self.terminal = terminal
         self.pages = pages
         let thread = Thread { [finished, status, notices] in
-            status.set(BrowserLoop(terminal: terminal, pages: pages, title: "feed", now: { now }, notices: notices).run())
+            status.set(run(notices))
             finished.signal()
         }
         thread.start()

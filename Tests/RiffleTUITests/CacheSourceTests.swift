@@ -26,9 +26,9 @@ struct CacheSourceTests {
         // When the loader's revalidated copy arrives with nobody waiting for it
         let fresh = Fixture.page(1, items: Fixture.items(10, page: 1).reversed(), source: .revalidated, fetchedAgo: 0)
         state.send(.pageLoaded(fresh))
-        // Then it replaces the page in place, the selection stays on row 2, and no toast appears
+        // Then it replaces the page in place, the selected item stays selected where it now is, and no toast appears
         #expect(state.items == fresh.items)
-        #expect(state.selection == 1)
+        #expect(state.selectedItem?.title == "p1 item 2" && state.selection == 8)
         #expect(state.toasts.isEmpty)
         #expect(App.view(state).lines.last?.contains("network · fetched just now") == true)
     }

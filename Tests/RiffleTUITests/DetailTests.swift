@@ -93,7 +93,9 @@ struct DetailTests {
         state.press("j")
         #expect(state.press(key) == [], "q in the detail does not quit")
         #expect(state.mode == .list && !state.shouldQuit)
-        #expect(App.view(state) == list)
+        // The same rows; the item opened is now seen (drawn dimmer)
+        #expect(App.view(state).trimmedLines == list.trimmedLines)
+        #expect(state.seen == [state.selectedItem!.readingKey])
     }
 
     @Test func enterOnAnEmptyListDoesNothing() {
@@ -115,7 +117,8 @@ struct DetailTests {
 struct OpenLinkTests {
     @Test func oOpensTheSelectedItemsLink() throws {
         var state = try DetailTests.state()
-        #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!)])
+        // Opening it is seeing it
+        #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!), .mark([state.selectedItem!], seen: true)])
         // And from the detail too
         state.press(.enter)
         #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!)])

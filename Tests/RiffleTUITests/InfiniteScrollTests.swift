@@ -60,9 +60,9 @@ struct InfiniteScrollTests {
     @Test func statusBarShowsThePageOfTheSelection() {
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, source: .cache)])
         state.size = Size(width: 60, height: 8)
-        #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · page 2 · 20 items · cache"))
+        #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · item 11/20 · page 2 · cache"))
         state.press("k")
-        #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · page 1 · 20 items · network"))
+        #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · item 10/20 · page 1 · network"))
     }
 
     @Test func spinnerRowScrollsIntoViewAtTheEnd() {

@@ -6,25 +6,53 @@ import Testing
 @Suite("help and log overlays")
 struct OverlayTests {
     @Test func questionMarkShowsEveryKeyInACentredBox() {
-        // Given the list on a 50x22 screen
-        var state = Fixture.state(size: Size(width: 50, height: 22))
+        // Given the list on a 60x30 screen
+        var state = Fixture.state(size: Size(width: 60, height: 30))
         // When ? is pressed
         state.press("?")
-        // Then a box lists the keys
+        // Then a box lists the keys, a command and its opposite on one line
         let lines = App.view(state).trimmedLines
-        #expect(lines[1] == " ┌─ keys ───────────────────────────────────────┐")
-        #expect(lines[2] == " │ j k ↑ ↓       move                           │")
-        #expect(lines[12] == " │ /             filter (Enter keep, Esc clear) │")
-        #expect(lines[19] == " │ any key closes                               │")
-        #expect(lines[20] == " └──────────────────────────────────────────────┘")
-        for key in ["n p", "Enter", "v", "Space", "o", "r", "R", "L", "?", "Esc q", "^u ^d", "PgUp PgDn"] {
+        #expect(lines[2] == " ┌─ keys ────────────────────────────────────────────────┐")
+        #expect(lines[3] == " │ j ↓ k ↑          move down / up                       │")
+        #expect(lines[14] == " │ /                filter (Enter keep, Esc clear)       │")
+        #expect(lines[26] == " │ any key closes                                        │")
+        #expect(lines[27] == " └───────────────────────────────────────────────────────┘")
+        for key in ["n p", "Enter", "v", "Space PgDn PgUp", "o", "c C", "y Y", "m M", "S", "s", "r R", "w", "F", "L", "?", "Esc", "q", "^d ^u"] {
             #expect(lines.contains { $0.hasPrefix(" │ \(key) ") }, "help lists \(key)")
         }
     }
 
+    @Test func theHelpShowsTheKeysInForce() throws {
+        // Given x bound to opening links and o unbound
+        var keymap = KeyMap.standard
+        try keymap.bind("x", to: "open-link")
+        try keymap.bind("o", to: "none")
+        var state = Fixture.state(size: Size(width: 60, height: 30))
+        state.keymap = keymap
+        state.press("?")
+        // Then the help lists x for it, and o nowhere
+        let lines = App.view(state).trimmedLines
+        #expect(lines.contains(" │ x                open the link                        │"))
+        #expect(!lines.contains { $0.hasPrefix(" │ o ") })
+        // And the keys act as listed
+        state.press("q")
+        state.press(.character("o"))
+        #expect(state.toasts.isEmpty)
+        state.press("x")
+        #expect(state.toasts.last?.message == "no link", "x tried to open the (missing) link")
+    }
+
+    @Test func unknownKeysAndCommandsAreNamedInTheError() {
+        var keymap = KeyMap.standard
+        #expect(throws: KeyMap.Problem.unknownKey("ctrl-1")) { try keymap.bind("ctrl-1", to: "down") }
+        #expect(throws: KeyMap.Problem.unknownCommand("fly")) { try keymap.bind("j", to: "fly") }
+        #expect(KeyMap.key(named: "pgdn") == .pageDown && KeyMap.key(named: "ctrl-D") == .control("d") && KeyMap.key(named: "F5") == .function(5))
+        #expect(KeyMap.key(named: "space") == .character(" ") && KeyMap.key(named: "J") == .character("J"))
+    }
+
     @Test(arguments: [Key.character("q"), .escape, .character("j"), .enter])
     func whenItFitsAnyKeyClosesTheHelpAndDoesNothingElse(key: Key) {
-        var state = Fixture.state(size: Size(width: 50, height: 22))
+        var state = Fixture.state(size: Size(width: 60, height: 30))
         state.press("?")
         let effects = state.press(key)
         #expect(state.overlay == nil)
@@ -32,24 +60,24 @@ struct OverlayTests {
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
-        // Given the help on a 50x12 screen: 8 of its 16 lines fit
-        var state = Fixture.state(size: Size(width: 50, height: 12))
+        // Given the help on a 60x12 screen: 8 of its 22 lines fit
+        var state = Fixture.state(size: Size(width: 60, height: 12))
         state.press("?")
         var lines = App.view(state).trimmedLines
-        #expect(lines[1] == " │ j k ↑ ↓       move                           │")
-        #expect(lines[10] == " │ j k scroll · 1-8 of 16 · other keys close    │")
+        #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 22 · other keys close             │")
         // When j is pressed three times and ↑ once
         state.press("j"); state.press("j"); state.press(.down); state.press(.up)
         // Then the box shows lines 3-10, and the list under it has not moved
         lines = App.view(state).trimmedLines
-        #expect(lines[1] == " │ PgUp PgDn     a screen up / down             │")
-        #expect(lines[10] == " │ j k scroll · 3-10 of 16 · other keys close   │")
+        #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 22 · other keys close            │")
         #expect(state.selection == 0)
         // And it stops at the last line
-        for _ in 0..<20 { state.press("j") }
+        for _ in 0..<30 { state.press("j") }
         lines = App.view(state).trimmedLines
-        #expect(lines[8] == " │ Esc q         back; q quits the list         │")
-        #expect(state.overlay == .help(scroll: 8))
+        #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
+        #expect(state.overlay == .help(scroll: 14))
         // When another key is pressed, the help closes and the key does nothing else
         #expect(state.press("q") == [] && state.overlay == nil && !state.shouldQuit)
     }
@@ -75,7 +103,7 @@ struct OverlayTests {
     }
 
     @Test func theHelpListsEveryKeyTheBrowserAnswers() throws {
-        let listed = Set(HelpOverlay.bindings.flatMap(\.keys))
+        let listed = Set(HelpOverlay().bindings.flatMap(\.keys))
         let states = try Self.statesForKeys()
         for key in Self.everyKey where !listed.contains(key) {
             for var state in states {
@@ -88,7 +116,7 @@ struct OverlayTests {
 
     @Test func everyKeyTheHelpListsDoesSomething() throws {
         let states = try Self.statesForKeys()
-        for key in HelpOverlay.bindings.flatMap(\.keys) {
+        for key in HelpOverlay().bindings.flatMap(\.keys) {
             let acts = states.contains { state in
                 var after = state
                 let effects = after.press(key)

@@ -11,28 +11,28 @@ struct StatusBarTests {
 
     @Test func networkPage() {
         let state = Fixture.state(showing: Fixture.page(1, source: .network, fetchedAgo: 42), size: Self.wide)
-        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · network · fetched 42s ago")
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · network · fetched 42s ago")
     }
 
     @Test func freshCachedPage() {
         let state = Fixture.state(showing: Fixture.page(1, source: .cache, fetchedAgo: 600), size: Self.wide)
-        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · cache · fetched 10m ago")
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · cache · fetched 10m ago")
     }
 
     @Test func oldCachedPageIsStale() {
         let state = Fixture.state(showing: Fixture.page(1, source: .cache, fetchedAgo: 2 * 3600), size: Self.wide)
-        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · stale · fetched 2h ago")
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · stale · fetched 2h ago")
     }
 
     @Test func aCachedPageIsStaleWhenItsOwnFreshnessEndsNotAfterAFixedHour() {
         // The server allowed a day: two hours old is still fresh.
         var page = Fixture.page(1, source: .cache, fetchedAgo: 2 * 3600)
         page.freshUntil = Fixture.now.addingTimeInterval(22 * 3600)
-        #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · page 1 · 10 items · cache · fetched 2h ago")
+        #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · item 1/10 · page 1 · cache · fetched 2h ago")
         // The feed's maxAge was five minutes: ten minutes old is stale.
         page = Fixture.page(1, source: .cache, fetchedAgo: 600)
         page.freshUntil = Fixture.now.addingTimeInterval(-300)
-        #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · page 1 · 10 items · stale · fetched 10m ago")
+        #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · item 1/10 · page 1 · stale · fetched 10m ago")
     }
 
     @Test func connectionFailureShowsOfflineUntilTheNetworkAnswers() {
@@ -41,11 +41,11 @@ struct StatusBarTests {
         state.press("r")
         state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost:9", reason: "connection refused")))
         // Then the bar says offline
-        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · offline · fetched 3m ago")
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · offline · fetched 3m ago")
         // When a page comes from the network, it no longer does
         state.press("r")
         state.send(.pageLoaded(Fixture.page(1, source: .network, fetchedAgo: 0)))
-        #expect(Self.statusLine(state) == " demo feed · page 1 · 10 items · network · fetched just now")
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · network · fetched just now")
     }
 
     @Test func anHTTPErrorIsNotOffline() {

@@ -74,7 +74,7 @@ struct ViewTests {
         state.size = Size(width: 60, height: 8)
         // When drawn, then the third frame sits at the right of the status bar
         let lines = App.view(state).trimmedLines
-        #expect(lines[7] == " demo feed · page 1 · 10 items · network · fetched 3m ago ⠹")
+        #expect(lines[7] == " item 1/10 · page 1 · network · fetched 3m ago            ⠹")
         // And the next tick shows the next frame
         state.send(.tick(Fixture.now))
         #expect(App.view(state).trimmedLines[7].hasSuffix("⠸"))
@@ -91,7 +91,7 @@ struct ViewTests {
         state.size = Size(width: 80, height: 8)
         state.press("n")
         #expect(App.view(state).trimmedLines[7] ==
-            " demo feed · page 1 · 10 items · stale · fetched 3d ago        loading page 2 ⠋")
+            " demo feed · item 1/10 · page 1 · stale · fetched 3d ago       loading page 2 ⠋")
     }
 
     @Test func toastCoversTheBottomOfTheList() {
@@ -143,7 +143,7 @@ struct ViewTests {
         state.send(.start)
         let lines = App.view(state).trimmedLines
         #expect(lines[3] == "                loading…")
-        #expect(lines[7] == " demo · page 1 · 0 items              ⠋")
+        #expect(lines[7] == " demo · 0 items · page 1              ⠋")
     }
 
     @Test func tooSmallBelowTwentyByFive() {

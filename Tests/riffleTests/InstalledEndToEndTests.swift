@@ -6,7 +6,7 @@ import Testing
 struct InstalledEndToEndTests {
     /// A terminal browser (named lynx) that records its arguments and whether it had the terminal,
     /// shows a line and waits for Enter: the screen shows whether riffle gave the terminal up.
-    @Test func aTerminalBrowserGetsTheTerminalAndTheScreenComesBack() throws {
+    @Test func aTerminalBrowserGetsTheTerminalAndTheScreenComesBack() async throws {
         let folder = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let record = folder.appending(path: "record").path
@@ -21,27 +21,27 @@ struct InstalledEndToEndTests {
         """, to: browser.path)
         let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", folder.appending(path: "cache").path],
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color", "BROWSER": "\(browser.path) -accept_all_cookies"])
-        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("item 1/30") }, "\(session.screen())")
 
         try session.send("o")
-        #expect(session.waitUntil { session.screen().contains("LYNX-HAS-THE-TERMINAL") }, "\(session.screen())")
-        #expect(!session.screen().contains("30 items"), "riffle's screen is put away while the browser runs")
+        #expect(await session.waitFor { session.screen().contains("LYNX-HAS-THE-TERMINAL") }, "\(session.screen())")
+        #expect(!session.screen().contains("item 1/30"), "riffle's screen is put away while the browser runs")
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
         let first = try DemoFeed.load().items[0].url
         #expect(lines == ["-accept_all_cookies", first, "TERMINAL"])
 
         try session.send("Enter")
-        #expect(session.waitUntil { session.screen().contains("30 items") && !session.screen().contains("LYNX-HAS-THE-TERMINAL") },
+        #expect(await session.waitFor { session.screen().contains("item 1/30") && !session.screen().contains("LYNX-HAS-THE-TERMINAL") },
                 "riffle's screen is back whole:\n\(session.screen())")
         try session.send("j")
         try session.send("q")
-        #expect(session.waitUntil { session.exitStatus() != nil })
+        #expect(await session.waitFor { session.exitStatus() != nil })
         #expect(session.exitStatus() == 0)
     }
 
     /// The binary alone, copied to a folder of its own (nothing beside it): the demo, a theme and the
     /// presets all come from inside it.
-    @Test func aCopiedBinaryNeedsNothingBesideIt() throws {
+    @Test func aCopiedBinaryNeedsNothingBesideIt() async throws {
         let folder = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appending(path: "bin/riffle")
@@ -57,11 +57,11 @@ struct InstalledEndToEndTests {
 
         let session = try TmuxSession(command: [copy.path, "--theme", "light", "--cache-dir", folder.appending(path: "cache").path],
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
-        #expect(session.waitUntil { session.screen().contains("30 items") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("item 1/30") }, "\(session.screen())")
         let coloured = try session.tmux(["capture-pane", "-p", "-e", "-t", session.name])
         #expect(coloured.contains("34m"), "the light theme's blue header")
         try session.send("q")
-        #expect(session.waitUntil { session.exitStatus() != nil })
+        #expect(await session.waitFor { session.exitStatus() != nil })
         #expect(session.exitStatus() == 0)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("riffle says when it will retry (tmux)", .serialized)
 struct RetryEndToEndTests {
-    @Test func aTooManyRequestsAnswerIsRetriedAfterItsRetryAfterAndSaidSo() throws {
+    @Test func aTooManyRequestsAnswerIsRetriedAfterItsRetryAfterAndSaidSo() async throws {
         // Given a server that answers the first request with 429 and "Retry-After: 2", then the page
         let hits = Mutex(0)
         let server = try HTTPServer { _ in
@@ -19,10 +19,10 @@ struct RetryEndToEndTests {
         let session = try TmuxSession(command: [RiffleBinary.url.path, "--cache-dir", cache.path, server.baseURL.absoluteString + "/p/{page}"],
                                       environment: ["LANG": "C.UTF-8"])
         // Then the wait is said on screen, and the page arrives after it
-        #expect(session.waitUntil { session.screen().contains("retrying in 2 s (HTTP 429") }, "\(session.screen())")
-        #expect(session.waitUntil { session.screen().contains("arrived after all") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("retrying in 2 s (HTTP 429") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("arrived after all") }, "\(session.screen())")
         #expect(server.requests.filter { $0.path == "/p/1" }.count == 2)
         try session.send("q")
-        #expect(session.waitUntil { session.exitStatus() != nil })
+        #expect(await session.waitFor { session.exitStatus() != nil })
     }
 }

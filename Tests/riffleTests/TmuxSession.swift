@@ -19,10 +19,12 @@ final class TmuxSession {
         throw Spawn.Failure(description: "tmux is not on PATH (\(path)); the end-to-end tests drive riffle in tmux: install it (apt-get install tmux)")
     }
 
-    /// Starts `command` (an argument vector, quoted for the shell tmux uses) in a `width`x`height` pane.
-    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+    /// Starts `command` (an argument vector, quoted for the shell tmux uses) in a `width`x`height` pane,
+    /// on a server of its own whose socket is named `socketPrefix-PID-RANDOM`.
+    init(command: [String], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+         socketPrefix: String = "riffle-test") throws {
         tmux = try Self.locateTmux()
-        socket = "riffle-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        socket = "\(socketPrefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status")
         let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         // NO_COLOR is dropped from what the test runner passes down (swift test may set it); a test
@@ -36,6 +38,9 @@ final class TmuxSession {
     deinit {
         // Our own server only (its private socket): the pane's processes go with it.
         _ = try? tmux(["kill-server"])
+        // tmux leaves its socket file behind; it is ours (a name no one else uses).
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
         try? FileManager.default.removeItem(at: statusFile)
     }
 
@@ -94,13 +99,31 @@ final class TmuxSession {
     }
 
     /// Polls until `condition` holds or `timeout` passes; returns whether it held. Polling a condition
-    /// (not sleeping for a guessed time) keeps the test fast when things are fast and correct when slow.
-    func waitUntil(timeout: TimeInterval = 20, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
+    /// (not sleeping for a guessed time) keeps the test fast when things are fast and correct when
+    /// slow. The polling runs on a thread of its own while the test awaits it: it holds no thread of
+    /// the cooperative pool (two on a 2-core machine, shared by every test's tasks), and a busy pool
+    /// cannot make it miss a message that is on screen for three seconds.
+    func waitFor(timeout: TimeInterval = 20, _ condition: @escaping () -> Bool) async -> Bool {
+        let poll = Unchecked(condition)
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    if poll.value() {
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(20_000)
+                }
+                continuation.resume(returning: poll.value())
+            }.start()
         }
-        return try condition()
     }
+}
+
+/// A value handed to the polling thread of `TmuxSession.waitFor`.
+final class Unchecked<Value>: @unchecked Sendable {
+    // @unchecked: the test that made it awaits the thread that uses it, so the two never run at once.
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

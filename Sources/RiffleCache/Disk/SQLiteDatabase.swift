@@ -2,40 +2,40 @@ import CSQLite3
 import Foundation
 
 /// One value in or out of SQLite.
-enum SQLiteValue: Equatable {
+package enum SQLiteValue: Equatable {
     case null
     case int(Int64)
     case real(Double)
     case text(String)
     case blob(Data)
 
-    var int: Int? { if case .int(let v) = self { Int(v) } else { nil } }
-    var double: Double? {
+    package var int: Int? { if case .int(let v) = self { Int(v) } else { nil } }
+    package var double: Double? {
         switch self {
         case .real(let v): v
         case .int(let v): Double(v)
         default: nil
         }
     }
-    var text: String? { if case .text(let v) = self { v } else { nil } }
-    var blob: Data? { if case .blob(let v) = self { v } else { nil } }
+    package var text: String? { if case .text(let v) = self { v } else { nil } }
+    package var blob: Data? { if case .blob(let v) = self { v } else { nil } }
 }
 
 /// Why a statement failed; `corrupt` means the file is not a usable database.
-struct SQLiteError: Error, CustomStringConvertible {
-    var code: Int32
-    var message: String
-    var corrupt: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+package struct SQLiteError: Error, CustomStringConvertible {
+    package var code: Int32
+    package var message: String
+    package var corrupt: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
     /// Another connection holds a lock this statement needed.
-    var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    package var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
     /// The file cannot be written (or its `-wal`/`-shm` created) here.
-    var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
+    package var isReadOnly: Bool { [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH].contains(code & 0xff) }
     /// Out of space, or an I/O failure (what a full disk looks like to SQLite).
-    var isFull: Bool { code & 0xff == SQLITE_FULL || code & 0xff == SQLITE_IOERR }
-    var description: String { "SQLite \(code): \(message)" }
+    package var isFull: Bool { code & 0xff == SQLITE_FULL || code & 0xff == SQLITE_IOERR }
+    package var description: String { "SQLite \(code): \(message)" }
 
     /// The failure in words, for a message about the index.
-    var plainReason: String {
+    package var plainReason: String {
         switch code & 0xff {
         case SQLITE_FULL: "no space left on device"
         case SQLITE_READONLY: "read-only (\(message))"
@@ -47,9 +47,9 @@ struct SQLiteError: Error, CustomStringConvertible {
         }
     }
 
-    static func corruption(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CORRUPT, message: message) }
-    static func readOnly(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_READONLY, message: message) }
-    static func other(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_ERROR, message: message) }
+    package static func corruption(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CORRUPT, message: message) }
+    package static func readOnly(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_READONLY, message: message) }
+    package static func other(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_ERROR, message: message) }
 }
 
 /// A connection to one SQLite file, with prepared statements kept for reuse.
@@ -59,9 +59,9 @@ struct SQLiteError: Error, CustomStringConvertible {
 /// waits long for a lock: reads wait at most `readTimeout` (in WAL mode only a recovery or a
 /// checkpoint can hold a reader up), and `transaction` asks for the write lock without waiting
 /// unless told to: the caller decides how long a write may wait, and where.
-final class SQLiteDatabase {
+package final class SQLiteDatabase {
     /// How a file is opened.
-    enum Access {
+    package enum Access {
         /// Read and write; created when missing. WAL mode, `synchronous=NORMAL`.
         case readWrite
         /// Read only, taking part in WAL locking (needs its `-shm` to exist or be creatable).
@@ -72,13 +72,13 @@ final class SQLiteDatabase {
     }
 
     /// The longest a read waits for a lock.
-    static let readTimeout: Int32 = 100
+    package static let readTimeout: Int32 = 100
 
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    let access: Access
+    package let access: Access
 
-    init(path: String, access: Access) throws(SQLiteError) {
+    package init(path: String, access: Access) throws(SQLiteError) {
         self.access = access
         let noFollow: Int32 = 0x0100_0000  // SQLITE_OPEN_NOFOLLOW (3.31): the index is never a symbolic link
         var flags = SQLITE_OPEN_NOMUTEX | noFollow
@@ -115,18 +115,18 @@ final class SQLiteDatabase {
     }
 
     /// Whether writes are refused (a read-only file, folder or file system, or opened for reading).
-    var isReadOnly: Bool { access != .readWrite || sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { access != .readWrite || sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Runs `sql` with `bindings` and returns its rows.
     @discardableResult
-    func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    package func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         try run(sql, bindings)
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, so a read-then-write is atomic across
     /// processes. Waits at most `wait` milliseconds for another connection's write lock, then throws
     /// `SQLiteError.isBusy`. `body` must not wait for anything itself.
-    func transaction<T>(wait: Int32 = 0, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(wait: Int32 = 0, _ body: () throws -> T) throws -> T {
         sqlite3_busy_timeout(handle, wait)
         defer { sqlite3_busy_timeout(handle, Self.readTimeout) }
         _ = try run("BEGIN IMMEDIATE", [])
@@ -142,7 +142,7 @@ final class SQLiteDatabase {
     }
 
     /// A path inside a `file:` URI: `%`, `?` and `#` escaped.
-    static func uriEscaped(_ path: String) -> String {
+    package static func uriEscaped(_ path: String) -> String {
         path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
     }
 

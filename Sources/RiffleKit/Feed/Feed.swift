@@ -44,6 +44,8 @@ public struct Feed: Sendable, Hashable {
     /// What stands for `template` in `cacheIdentity`, for a feed whose URL changes from run to run while
     /// its pages stay the same (the demo feed's port); nil uses the template.
     public var cacheName: String?
+    /// Where the items' comments are and how to read them; nil when the feed does not say.
+    public var comments: CommentRules?
 
     /// What identifies the feed's pages on disk: everything that changes a page's URL, so that changing
     /// one never serves another page's file. The template (with a preset's argument already in it, or

@@ -5,7 +5,7 @@ struct FieldReader {
     let file: String
     let feed: String
 
-    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge"]
+    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge", "comments"]
 
     func problem(_ field: String, _ text: String) -> FeedCatalog.Error {
         .field(file: file, feed: feed, field: field, problem: text)
@@ -66,7 +66,7 @@ struct FieldReader {
             name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
             pagination: try pagination(object["pagination"]), itemPath: try string(object, "items"),
             fields: try fields(object["fields"]), headers: headers, query: query,
-            envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]))
+            envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]), comments: try comments(object["comments"]))
         definition.secrets = try secrets(object["secrets"], query: query)
         // Build the feed once with a sample argument so a bad URL is reported now, naming the field.
         do { _ = try definition.feed(argument: argument == nil ? nil : "sample") } catch {
@@ -140,6 +140,24 @@ struct FieldReader {
         let messagePaths = try string(object, "error", in: "envelope").map { [keys($0)] } ?? [["error"], ["message"], ["msg"]]
         return EnvelopeRule(successPath: keys(success), successValue: successValue, payloadPath: [],
                             messagePaths: messagePaths, missingFlag: .success)
+    }
+
+    func comments(_ value: JSONValue?) throws(FeedCatalog.Error) -> CommentRules? {
+        guard let value else { return nil }
+        let object = try object(value, "comments", allowed: ["url", "page", "items", "children", "author", "text", "time", "depth", "more"])
+        guard let url = try string(object, "url", in: "comments", required: true),
+              let text = try string(object, "text", in: "comments", required: true) else { throw problem("comments", "missing") }
+        let page = try string(object, "page", in: "comments")
+        for (field, template) in [("url", url), ("page", page)] {
+            guard let template, !CommentRules.isUsable(template) else { continue }
+            throw problem("comments.\(field)", "expected an http(s) URL with {path} placeholders into the item, got '\(template)'")
+        }
+        let rules = CommentRules(url: url, page: page, items: try string(object, "items", in: "comments"),
+                                 children: try string(object, "children", in: "comments"), author: try string(object, "author", in: "comments"),
+                                 text: text, time: try string(object, "time", in: "comments"), depth: try string(object, "depth", in: "comments"),
+                                 more: try string(object, "more", in: "comments"))
+        if rules.children != nil, rules.depth != nil { throw problem("comments.depth", "give either children (nested) or depth (a flat list), not both") }
+        return rules
     }
 
     /// Seconds as a number, or text such as "90s", "15m", "2h", "1d".

@@ -34,6 +34,8 @@ public struct FeedDefinition: Sendable, Equatable {
     public var envelope: EnvelopeRule?
     /// Seconds a stored page counts as fresh (`Feed.maxAge`).
     public var maxAge: TimeInterval?
+    /// Where the items' comments are (`Feed.comments`).
+    public var comments: CommentRules?
 
     /// How the user opens it: `hn`, or `github:OWNER/REPO`.
     public var usage: String { argument.map { "\(name):\($0)" } ?? name }
@@ -57,8 +59,10 @@ public struct FeedDefinition: Sendable, Equatable {
             displayName = "\(name):\(value)"
         }
         do {
-            return try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
-                            headers: headers, query: query, envelope: envelope, maxAge: maxAge, secrets: secrets)
+            var feed = try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
+                                headers: headers, query: query, envelope: envelope, maxAge: maxAge, secrets: secrets)
+            feed.comments = comments
+            return feed
         } catch {
             throw .template(feed: name, error)
         }

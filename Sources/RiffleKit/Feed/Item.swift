@@ -13,6 +13,11 @@ public struct Item: Sendable, Equatable {
     public var url: String?
     /// When the item was created, when the feed says.
     public var createdAt: Date?
+    /// Who wrote it (`author`, `user.login`...), when found; usually also the first of `details`.
+    public var author: String?
+    /// Its count of points, votes or stars (`points`, `score`, `ups`...), when found: what sorting by
+    /// score compares. Zero is left out, as in `details`.
+    public var score: Int?
 
     /// Where `fields` comes from: a built value, or a place in a lazily read document (a cached page's
     /// bodies are only decoded when the detail view asks for them).
@@ -54,7 +59,7 @@ public struct Item: Sendable, Equatable {
 
     public static func == (lhs: Item, rhs: Item) -> Bool {
         guard lhs.id == rhs.id, lhs.title == rhs.title, lhs.details == rhs.details, lhs.url == rhs.url,
-              lhs.createdAt == rhs.createdAt else { return false }
+              lhs.createdAt == rhs.createdAt, lhs.author == rhs.author, lhs.score == rhs.score else { return false }
         // Two views of the same bytes are equal without building either value.
         if case .lazy(let a) = lhs.storage, case .lazy(let b) = rhs.storage, a == b { return true }
         return lhs.fields == rhs.fields

@@ -247,6 +247,11 @@ struct ItemReader {
         if let comments, details.count < (createdAt == nil ? 3 : 2) { details.append(comments) }
         var item = Item(id: id, title: title, details: details, url: url, createdAt: createdAt,
                         fieldsAt: JSONNode(document: document, index: object))
+        item.author = author
+        // "142 points": the digits `count` kept, as a number to sort by.
+        item.score = score.flatMap { text in
+            Int(String(decoding: text.utf8.prefix { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }, as: UTF8.self))
+        }
         if let mapping { apply(mapping, to: &item, object: object) }
         return item
     }

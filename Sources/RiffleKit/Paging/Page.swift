@@ -19,6 +19,10 @@ public struct Page: Sendable, Equatable {
     public var status: Int
     /// Whether no page follows this one: it is empty, says `has_more: false`, or gave no next cursor or link.
     public var isLastPage: Bool
+    /// How many pages the feed has, when the page says (`total_pages`, `nbPages`, a total and a page size).
+    public var totalPages: Int?
+    /// How many items the feed has, when the page says (`total_count`, `nbHits`...).
+    public var totalItems: Int?
     /// Until when the page may be shown without asking the server again, as the cache decided: the
     /// server's `Cache-Control`/`Expires`, else the feed's `maxAge` (or the loader's default). Past
     /// it a stored page is stale. Nil when not known (a page made by hand, the empty page past the end).

@@ -53,8 +53,10 @@ extension PageLoader {
     /// A page from a body already read.
     nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) -> Page {
-        Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-             isLastPage: isLast(number, parsed: parsed, next: next, known: known))
+        var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
+                        isLastPage: isLast(number, parsed: parsed, next: next, known: known))
+        (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: feed.requestedPageSize)
+        return page
     }
 
     /// Pages keep their file (`PageStore`'s) as the body of their cache entry, and their URL and next
@@ -70,11 +72,7 @@ extension PageLoader {
 
     /// The loader's cache, keeping page `number`'s body at its `pageLocation`, for the client's pipeline.
     nonisolated func cacheTarget(_ number: Int, url: URL, parsed: ParsedBodyBox) -> CacheTarget {
-        let cache = self.cache, location = pageLocation(number, url: url, parsed: parsed)
-        return CacheTarget { request, policy, lifetime, validate, fetch throws(RiffleError) in
-            try await cache.response(for: request, policy: policy, lifetime: lifetime, location: location, checksJSON: true,
-                                     validate: validate, fetch: fetch)
-        }
+        cache.target(pageLocation(number, url: url, parsed: parsed))
     }
 
     /// The page from the cache with no request: `.cache` when fresh, `.stale` when not; nil on a miss.

@@ -15,4 +15,20 @@ public enum Action: Sendable, Equatable {
     case pageFailed(page: Int, error: RiffleError)
     /// Something worth a toast that is not about a page (e.g. no program to open links with).
     case notice(String)
+    /// The reading log's seen items of the open feed (`Item.readingKey`s).
+    case seenLoaded(Set<String>)
+    /// A `.loadComments` effect finished: the thread of the item whose `readingKey` is `item`.
+    case commentsLoaded(item: String, CommentThread)
+    /// A `.loadComments` effect failed.
+    case commentsFailed(item: String, RiffleError)
+    /// A `.search` effect finished.
+    case searched(query: String, [ReadingLog.Match])
+    /// A `.search` effect failed, saying why in one line.
+    case searchFailed(query: String, String)
+    /// The feeds to list (`.listFeeds`).
+    case feedsListed([FeedEntry])
+    /// What is known of one listed feed's stored pages.
+    case feedSummarized(name: String, FeedSummary)
+    /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.
+    case feedOpened(title: String, hasComments: Bool)
 }

@@ -2,10 +2,12 @@ import Foundation
 import RiffleKit
 
 extension App {
-    /// Enter: shows the selected item's fields.
-    static func openDetail(_ state: inout AppState) {
-        guard let item = state.selectedItem else { return }
+    /// Enter: shows the selected item's fields; opening it is seeing it.
+    static func openDetail(_ state: inout AppState) -> [Effect] {
+        guard let item = state.selectedItem else { return [] }
+        state.back.append(state.mode)
         state.mode = .detail(DetailState(item: item))
+        return markSeen(&state, [item])
     }
 
     /// The detail's lines at the current width.
@@ -16,25 +18,29 @@ extension App {
     static func pressInDetail(_ state: inout AppState, _ detail: DetailState, _ key: Key) -> [Effect] {
         var detail = detail
         let rows = max(1, listRows(for: state.size))
-        switch key {
-        case .escape, .character("q"):
+        guard let command = state.keymap.command(for: key) else { return [] }
+        switch command {
+        case .back, .quit:
             // The list kept its selection and scroll: back to the same place.
-            state.mode = .list
-            return []
-        case .character("v"):
+            return leave(&state)
+        case .rawJSON:
             detail.showsRawJSON.toggle()
             detail.scroll = 0
-        case .up, .character("k"): detail.scroll -= 1
-        case .down, .character("j"): detail.scroll += 1
+        case .up: detail.scroll -= 1
+        case .down: detail.scroll += 1
         case .pageUp: detail.scroll -= rows
-        case .pageDown, .character(" "): detail.scroll += rows
-        case .control("u"): detail.scroll -= max(1, rows / 2)
-        case .control("d"): detail.scroll += max(1, rows / 2)
-        case .home, .character("g"): detail.scroll = 0
-        case .end, .character("G"): detail.scroll = .max
-        case .character("o"): return openLink(&state, detail.item)
-        case .character("?"): state.overlay = .help(scroll: 0)
-        case .character("L"): state.overlay = .log
+        case .pageDown: detail.scroll += rows
+        case .halfUp: detail.scroll -= max(1, rows / 2)
+        case .halfDown: detail.scroll += max(1, rows / 2)
+        case .first: detail.scroll = 0
+        case .last: detail.scroll = .max
+        case .openLink: return openLink(&state, detail.item)
+        case .comments: return openComments(&state, detail.item)
+        case .discussion: return openDiscussion(&state, detail.item)
+        case .yankLink: return yankLink(&state, detail.item)
+        case .yankJSON: return yankJSON(&state, detail.item)
+        case .help: state.overlay = .help(scroll: 0)
+        case .log: state.overlay = .log
         default: return []
         }
         scrollDetail(&state, detail, by: 0)
@@ -50,13 +56,13 @@ extension App {
         state.mode = .detail(detail)
     }
 
-    /// `o`: asks the run loop to open the item's link; a toast when it has none.
+    /// `o`: asks the run loop to open the item's link; a toast when it has none. Opening it is seeing it.
     static func openLink(_ state: inout AppState, _ item: Item?) -> [Effect] {
-        guard let text = item?.url, let url = URL(string: text) else {
+        guard let item, let text = item.url, let url = URL(string: text) else {
             raise(&state, "no link")
             return []
         }
-        return [.open(url)]
+        return [.open(url)] + (state.mode == .list ? markSeen(&state, [item]) : [])
     }
 
     /// The detail screen: the item's title, its lines, and where the reader is.

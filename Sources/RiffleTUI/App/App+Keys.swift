@@ -9,14 +9,19 @@ extension App {
             keepSelectionVisible(&state)
             // Lines rewrap to the new width: the detail's scroll must still end at the last line.
             if case .detail(let detail) = state.mode { scrollDetail(&state, detail, by: 0) }
+            if case .comments(let comments) = state.mode { showComments(&state, comments) }
             return []
         case .mouseWheel(let up):
             guard state.overlay == nil else { return [] }
-            if case .detail(let detail) = state.mode {
+            switch state.mode {
+            case .detail(let detail):
                 scrollDetail(&state, detail, by: up ? -wheelStep : wheelStep)
                 return []
+            case .list:
+                return move(&state, by: up ? -wheelStep : wheelStep)
+            case .comments, .feeds, .search:
+                return press(&state, up ? .up : .down)
             }
-            return move(&state, by: up ? -wheelStep : wheelStep)
         case .mouseClick(_, let y):
             guard state.mode == .list, state.overlay == nil else { return [] }
             let list = listArea(for: state.size)
@@ -33,71 +38,105 @@ extension App {
     /// Rows one turn of the mouse wheel moves.
     static let wheelStep = 3
 
-    /// Sends a key to whatever has it: an open box, the detail, or the list.
+    /// Sends a key to whatever has it: an open box, a line being typed, or the screen shown.
     static func press(_ state: inout AppState, _ key: Key) -> [Effect] {
         switch state.overlay {
         case .help(let scroll):
             scrollHelp(&state, from: scroll, key)
             return []
         case .log:
-            if key == .escape || key == .character("q") || key == .character("L") { state.overlay = nil }
+            let command = state.keymap.command(for: key)
+            if command == .back || command == .quit || command == .log { state.overlay = nil }
             return []
         case nil: break
         }
-        if case .detail(let detail) = state.mode { return pressInDetail(&state, detail, key) }
+        if let prompt = state.prompt { return pressInPrompt(&state, prompt, key) }
+        switch state.mode {
+        case .detail(let detail): return pressInDetail(&state, detail, key)
+        case .comments(let comments): return pressInComments(&state, comments, key)
+        case .feeds(let feeds): return pressInFeeds(&state, feeds, key)
+        case .search(let search): return pressInSearch(&state, search, key)
+        case .list: break
+        }
         if let filter = state.filter, filter.isEditing { return pressInFilter(&state, filter, key) }
         return pressInList(&state, key)
     }
 
-    /// In the help: j, k and the arrows scroll it when it does not fit; any other key closes it.
+    /// In the help: the keys that move up and down scroll it when it does not fit; any other key closes it.
     static func scrollHelp(_ state: inout AppState, from scroll: Int, _ key: Key) {
         let area = Rect(x: 0, y: 0, width: state.size.width, height: state.size.height)
         let step: Int
-        switch key {
-        case .down, .character("j"): step = 1
-        case .up, .character("k"): step = -1
+        switch state.keymap.command(for: key) {
+        case .down: step = 1
+        case .up: step = -1
         default: step = 0
         }
-        guard step != 0, HelpOverlay.scrolls(in: area) else {
+        let help = HelpOverlay(keymap: state.keymap)
+        guard step != 0, help.scrolls(in: area) else {
             state.overlay = nil
             return
         }
-        state.overlay = .help(scroll: max(0, min(HelpOverlay.maxScroll(in: area), scroll + step)))
+        state.overlay = .help(scroll: max(0, min(help.maxScroll(in: area), scroll + step)))
     }
 
     static func pressInList(_ state: inout AppState, _ key: Key) -> [Effect] {
         let rows = max(1, listRows(for: state.size))
-        switch key {
-        case .up, .character("k"): return move(&state, by: -1)
-        case .down, .character("j"): return move(&state, by: 1)
-        case .home, .character("g"): select(&state, 0)
-        case .end, .character("G"): select(&state, state.rows.count - 1)
+        guard let command = state.keymap.command(for: key) else { return [] }
+        switch command {
+        case .up: return move(&state, by: -1)
+        case .down: return move(&state, by: 1)
+        case .first: select(&state, 0)
+        case .last: select(&state, state.rows.count - 1)
         case .pageUp: return move(&state, by: -rows)
         case .pageDown: return move(&state, by: rows)
-        case .control("u"): return move(&state, by: -max(1, rows / 2))
-        case .control("d"): return move(&state, by: max(1, rows / 2))
-        case .character("n"): return jump(&state, by: 1)
-        case .character("p"): return jump(&state, by: -1)
-        case .character("r"):
+        case .halfUp: return move(&state, by: -max(1, rows / 2))
+        case .halfDown: return move(&state, by: max(1, rows / 2))
+        case .nextPage: return jump(&state, by: 1)
+        case .previousPage: return jump(&state, by: -1)
+        case .reload:
             // A failed load (the first page, or the next one) is retried; else this page is reloaded.
             guard !state.pages.isEmpty, state.failure == nil else { return appendNextPage(&state, explicit: true) }
-            return reload(&state, page: state.pageNumber)
-        case .character("R"):
+            return reloadPages(&state, [state.pageNumber])
+        case .reloadAll:
             guard !state.pages.isEmpty else { return appendNextPage(&state, explicit: true) }
-            return state.pages.map(\.number).flatMap { reload(&state, page: $0) }
-        case .enter: openDetail(&state)
-        case .character("/"):
+            return reloadPages(&state, state.pages.map(\.number))
+        case .open: return openDetail(&state)
+        case .filter:
             state.filter = FilterState(query: state.filter?.query ?? "", isEditing: true)
-        case .escape: clearFilter(&state)
-        case .character("?"): state.overlay = .help(scroll: 0)
-        case .character("L"): state.overlay = .log
-        case .character("o"): return openLink(&state, state.selectedItem)
-        case .character("q"):
+        case .back:
+            if state.filter != nil { clearFilter(&state) } else { return leave(&state) }
+        case .help: state.overlay = .help(scroll: 0)
+        case .log: state.overlay = .log
+        case .openLink: return openLink(&state, state.selectedItem)
+        case .comments: return openComments(&state, state.selectedItem)
+        case .discussion: return openDiscussion(&state, state.selectedItem)
+        case .yankLink: return yankLink(&state, state.selectedItem)
+        case .yankJSON: return yankJSON(&state, state.selectedItem)
+        case .toggleSeen: return toggleSeen(&state)
+        case .markAllSeen: return markAllSeen(&state)
+        case .sort: changeSort(&state)
+        case .watch: toggleWatch(&state)
+        case .search: state.prompt = Prompt(.search)
+        case .feeds: return showFeeds(&state)
+        case .quit:
+            guard state.back.isEmpty else { return leave(&state) }
             state.shouldQuit = true
             return [.quit]
-        default: break
+        case .rawJSON: break
         }
         return []
+    }
+
+    /// Esc or q on a screen another one led to: back to that one (the list under an item, the feed
+    /// list under a feed).
+    /// Back in the feed list, its counts are asked again: the feed just read changed them.
+    @discardableResult
+    static func leave(_ state: inout AppState) -> [Effect] {
+        guard let previous = state.back.popLast() else { return [] }
+        state.mode = previous
+        guard case .feeds = previous else { return [] }
+        state.prompt = nil
+        return [.listFeeds]
     }
 
     /// Moves the selection by `delta` rows, stopping at the ends.
@@ -105,7 +144,7 @@ extension App {
     static func move(_ state: inout AppState, by delta: Int) -> [Effect] {
         state.pendingJump = nil
         let count = state.rows.count
-        guard delta > 0, state.selection + delta >= count, !state.items.isEmpty, !state.endOfFeed else {
+        guard delta > 0, state.selection + delta >= count, !state.items.isEmpty, !state.endOfFeed, state.sort == .feed else {
             select(&state, state.selection + delta)
             return []
         }

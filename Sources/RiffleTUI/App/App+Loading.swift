@@ -17,7 +17,7 @@ extension App {
     /// Not while filtering: a filter matching little would otherwise pull in the whole feed.
     static func prefetchIfNeeded(_ state: inout AppState) -> [Effect] {
         let count = state.rows.count
-        guard !state.isFiltering, count > 0, state.selection >= count * 2 / 3 else { return [] }
+        guard !state.isFiltering, state.sort == .feed, count > 0, state.selection >= count * 2 / 3 else { return [] }
         return appendNextPage(&state, explicit: false)
     }
 
@@ -25,6 +25,15 @@ extension App {
     static func reload(_ state: inout AppState, page number: Int) -> [Effect] {
         guard !state.requests.contains(where: { $0.page == number && $0.purpose == .reload }) else { return [] }
         return send(&state, PageRequest(page: number, policy: .reloadIgnoringCache, purpose: .reload))
+    }
+
+    /// `r` and `R`: reloads `numbers`, and says once they are all answered what they brought
+    /// ("3 new items", "no new items").
+    static func reloadPages(_ state: inout AppState, _ numbers: [Int]) -> [Effect] {
+        let effects = numbers.flatMap { reload(&state, page: $0) }
+        let asked = Set(state.requests.filter { $0.purpose == .reload }.map(\.page))
+        if !asked.isEmpty { state.reloads = ReloadTally(pending: asked.union(state.reloads?.pending ?? [])) }
+        return effects
     }
 
     static func send(_ state: inout AppState, _ request: PageRequest) -> [Effect] {
@@ -38,6 +47,8 @@ extension App {
     /// means "two pages on": the second jump supersedes the first, so page 2 is added below but the
     /// selection waits for page 3.
     static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
+        // Sorted, pages are not where the list is split: `n` only brings the next page in.
+        guard state.sort == .feed else { return delta > 0 ? appendNextPage(&state, explicit: true) : [] }
         let target = (state.pendingJump ?? state.pageNumber) + delta
         guard target >= (state.pages.first?.number ?? 1) else { return [] }
         if target < state.nextPageNumber, let start = state.firstIndex(ofPage: target),
@@ -72,7 +83,18 @@ extension App {
         if state.failure?.page == page.number { state.failure = nil }
         noteSource(&state, page)
         if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
-            replace(&state, at: k, with: LoadedPage(page))
+            var loaded = LoadedPage(page)
+            let known = Set(state.keys)
+            if request.purpose == .watch {
+                // Items the page no longer holds (pushed on to page 2 by new ones) stay where they
+                // were, so nothing under the cursor goes away; page 2 lists them once, when loaded.
+                let kept = Set(loaded.items.map(\.readingKey))
+                loaded.items += state.pages[k].items.filter { !kept.contains($0.readingKey) }
+            }
+            replace(&state, at: k, with: loaded)
+            let arrived = Set(loaded.items.map(\.readingKey)).subtracting(known)
+            state.arrived.formUnion(arrived)
+            tallyReload(&state, page: page.number, purpose: request.purpose, arrived: arrived.count)
             return []
         }
         guard request.purpose == .append, page.number == state.nextPageNumber else { return [] }
@@ -112,13 +134,22 @@ extension App {
         }
     }
 
-    /// Swaps in a reloaded page, keeping the selection on the same place: the same row of that page
-    /// (clamped), or the same item of another page.
+    /// Swaps in a reloaded page without moving what is under the cursor: the selected item stays
+    /// selected on the same screen line when the new page still has it; otherwise the selection keeps
+    /// its place: the same row of that page (clamped), or the same item of another page.
     static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
+        let selectedKey = state.selectedKey
+        let screenLine = state.lineOfRow.indices.contains(state.selection) ? state.lineOfRow[state.selection] - state.scrollOffset : 0
         let selected = state.selectedPage?.number
         let start = selected.flatMap { state.firstIndex(ofPage: $0) }
         let offset = (state.selectedIndex ?? 0) - (start ?? 0)
         state.pages[k] = page
+        if let selectedKey, let row = state.rows.firstIndex(where: { state.keys[$0] == selectedKey }) {
+            state.selection = row
+            state.scrollOffset = max(0, state.lineOfRow[row] - screenLine)
+            keepSelectionVisible(&state)
+            return
+        }
         var index = state.selectedIndex ?? 0
         if let selected, let start = state.firstIndex(ofPage: selected) {
             let count = state.pages.first { $0.number == selected }?.items.count ?? 0
@@ -129,12 +160,38 @@ extension App {
         keepSelectionVisible(&state)
     }
 
+    /// Counts what a reload or a watch brought; when the last page of a reload is answered, or a
+    /// watch found something, a toast says it.
+    static func tallyReload(_ state: inout AppState, page: Int, purpose: PageRequest.Purpose, arrived: Int) {
+        switch purpose {
+        case .watch:
+            if arrived > 0 { raise(&state, arrived == 1 ? "1 new item" : "\(arrived) new items") }
+        case .reload:
+            guard var tally = state.reloads, tally.pending.remove(page) != nil else { return }
+            tally.arrived += arrived
+            tally.answered = true
+            state.reloads = tally
+            finishReloads(&state)
+        case .append:
+            break
+        }
+    }
+
+    /// The toast for reloads that are all answered.
+    static func finishReloads(_ state: inout AppState) {
+        guard let tally = state.reloads, tally.pending.isEmpty else { return }
+        state.reloads = nil
+        guard tally.answered else { return }
+        raise(&state, tally.arrived == 0 ? "no new items" : tally.arrived == 1 ? "1 new item" : "\(tally.arrived) new items")
+    }
+
     /// A load failed: a toast says so, and the list stays as it was. When it was the next page (or the
     /// first), the end of the list keeps saying why until it is retried.
     static func fail(_ state: inout AppState, page: Int, error: RiffleError) -> [Effect] {
         // A failure of a request nobody waits for any more is not news.
         guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
         let request = state.requests.remove(at: i)
+        if request.purpose == .reload, state.reloads?.pending.remove(page) != nil { finishReloads(&state) }
         if request.purpose == .append {
             state.pendingJump = nil
             state.prefetchPaused = true

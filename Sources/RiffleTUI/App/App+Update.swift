@@ -12,10 +12,16 @@ extension App {
         var effects: [Effect]
         switch action {
         case .start:
-            effects = state.pages.isEmpty ? appendNextPage(&state, explicit: true) : []
+            if case .feeds = state.mode {
+                effects = [.listFeeds]
+            } else {
+                effects = state.pages.isEmpty ? appendNextPage(&state, explicit: true) : []
+            }
         case .tick(let date):
             tick(&state, date)
-            return []
+            effects = watchIfDue(&state)
+            effects += markRestingItemSeen(&state)
+            return effects
         case .event(let event):
             effects = handle(&state, event)
         case .pageLoaded(let page):
@@ -25,16 +31,41 @@ extension App {
         case .notice(let message):
             raise(&state, message)
             effects = []
+        case .seenLoaded(let keys):
+            // Marks made before the log answered are kept.
+            state.seen = keys.union(state.seen ?? [])
+            effects = []
+        case .commentsLoaded(let key, let thread):
+            receiveComments(&state, key: key, .success(thread))
+            effects = []
+        case .commentsFailed(let key, let error):
+            receiveComments(&state, key: key, .failure(error))
+            effects = []
+        case .searched(let query, let matches):
+            receiveSearch(&state, query: query, matches: matches)
+            effects = []
+        case .searchFailed(let query, let reason):
+            receiveSearch(&state, query: query, matches: [], failure: reason)
+            effects = []
+        case .feedsListed(let entries):
+            listFeeds(&state, entries)
+            effects = []
+        case .feedSummarized(let name, let summary):
+            summarizeFeed(&state, name: name, summary)
+            effects = []
+        case .feedOpened(let title, let hasComments):
+            effects = openedFeed(&state, title: title, hasComments: hasComments)
         }
-        if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
+        if !state.shouldQuit, state.hasFeed { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
         keepSelectionVisible(&state)
+        noteResting(&state)
         return effects
     }
 
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
-        if !state.requests.isEmpty { state.spinnerFrame &+= 1 }
+        if !state.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
         for i in state.toasts.indices where state.toasts[i].createdAt == nil {
             state.toasts[i].createdAt = date
         }

@@ -13,14 +13,27 @@ extension App {
             Centered(text: area.width >= 18 ? "terminal too small" : "too small", style: Style(.error)).render(into: &buffer, area: area)
             return buffer
         }
-        if case .detail(let detail) = state.mode {
+        switch state.mode {
+        case .detail(let detail):
             renderDetail(detail, state: state, into: &buffer)
             ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
-        } else {
+        case .comments(let comments):
+            renderComments(comments, state: state, into: &buffer)
+            ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
+        case .feeds(let list):
+            renderFeeds(list, state: state, into: &buffer)
+            ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
+        case .search(let search):
+            renderSearch(search, state: state, into: &buffer)
+            ToastStack(messages: state.visibleToasts.map(\.message)).render(into: &buffer, area: listArea(for: state.size))
+        case .list:
             renderList(state, into: &buffer)
         }
+        if let prompt = state.prompt {
+            PromptBar(prompt: prompt).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        }
         switch state.overlay {
-        case .help(let scroll): HelpOverlay(scroll: scroll).render(into: &buffer, area: area)
+        case .help(let scroll): HelpOverlay(keymap: state.keymap, scroll: scroll).render(into: &buffer, area: area)
         case .log: LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
         case nil: break
         }
@@ -35,6 +48,10 @@ extension App {
         let rows = state.rows
         var listView = ListView(items: rows.map { items[$0] }, lines: state.lines, selection: state.selection, offset: state.scrollOffset,
                                 now: state.now, emptyText: emptyText(state), footer: footer(state))
+        if state.seen != nil || !state.arrived.isEmpty {
+            listView.marks = rows.map { ListView.Mark(seen: state.isSeen($0) ?? false, arrived: state.arrived.contains(state.keys[$0])) }
+            listView.glyphs = state.marksWithGlyphs
+        }
         if !state.isAppending, state.failure != nil { listView.footerStyle = Style(.placeholder) }
         listView.render(into: &buffer, area: list)
         renderToasts(state, into: &buffer, list: list)
@@ -92,20 +109,43 @@ extension App {
     /// Feed, page of the selection, item count, where that page came from and its age. When space is
     /// short the feed name goes first (the header has it), then the item count.
     static func statusBar(_ state: AppState) -> StatusBar {
-        let count = state.items.count
-        var facts = [state.feedTitle, "page \(state.pageNumber)", count == 1 ? "1 item" : "\(count) items"]
-        if state.isFiltering { facts[2] = "\(state.rows.count)/\(count) items" }
+        var facts = [state.feedTitle, position(state), pagePosition(state)]
+        // Facts that may come after the page's, most expendable last in `dropOrder`.
+        var optional: [String] = []
+        if state.seen != nil { optional.append(state.unseenCount == 0 ? "nothing new" : "\(state.unseenCount) new") }
+        if let label = state.sort.label { optional.append(label) }
+        if let watch = state.watch { optional.append("watch \(watch.label)") }
+        facts += optional
         if let info = state.pageInfo {
             facts.append(sourceLabel(info, state: state))
             facts.append("fetched \(Timestamp.age(of: info.fetchedAt, now: state.now))")
         }
-        var dropOrder = [0, 2]
+        // Short of space: the feed's name (the header has it), the optional facts, then the item's place.
+        var dropOrder = [0] + (3..<3 + optional.count).reversed() + [1]
         if let query = state.filter?.query, state.isFiltering {
             facts.insert("/\(query)", at: 0)
-            dropOrder = [1, 3]
+            dropOrder = dropOrder.map { $0 + 1 }
         }
         let activity = state.loading.page.map { "loading page \($0)" }
         return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: dropOrder)
+    }
+
+    /// "item 12/90": the selection among the items listed (the feed's total when it says and no
+    /// filter hides any; "of 90" after the matches when one does).
+    static func position(_ state: AppState) -> String {
+        let listed = state.listed.count
+        guard !state.rows.isEmpty else { return listed == 0 ? "0 items" : "0 of \(listed) items" }
+        let place = min(state.selection + 1, state.rows.count)
+        if state.isFiltering { return "item \(place)/\(state.rows.count) of \(listed)" }
+        let total = state.pages.last?.totalItems.map { max($0, listed) } ?? listed
+        return "item \(place)/\(total)"
+    }
+
+    /// "page 2 of 9" when the feed says how many pages it has, else "page 2".
+    static func pagePosition(_ state: AppState) -> String {
+        let total = state.selectedPage?.totalPages ?? state.pages.last?.totalPages
+        guard let total, total >= state.pageNumber else { return "page \(state.pageNumber)" }
+        return "page \(state.pageNumber) of \(total)"
     }
 
     /// "offline" after a connection failure, else "network" (also for a page the server confirmed

@@ -7,6 +7,44 @@ public enum Mode: Sendable, Equatable {
     case list
     /// One item's fields (Enter); Esc or q returns to the list at the same place.
     case detail(DetailState)
+    /// One item's comments as a tree (`c`).
+    case comments(CommentsState)
+    /// The feeds there are, with what is unseen in each (`F`).
+    case feeds(FeedListState)
+    /// What a search of everything seen found (`S`).
+    case search(SearchState)
+}
+
+/// The comments screen of one item.
+public struct CommentsState: Sendable, Equatable {
+    /// The item whose discussion this is.
+    public var item: Item
+    /// The thread; nil while it loads.
+    public var thread: CommentThread?
+    /// Why it could not be loaded.
+    public var failure: String?
+    /// Comments (indices into `thread.comments`) whose replies are folded away.
+    public var folded: Set<Int> = []
+    /// The selected comment (an index into `thread.comments`, always a shown one).
+    public var selection = 0
+    /// The first line drawn.
+    public var scroll = 0
+
+    /// The comments of `item`, loading.
+    public init(item: Item) { self.item = item }
+
+    /// The comments shown, in order: all but the replies of folded ones.
+    public var shown: [Int] {
+        guard let comments = thread?.comments else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(comments.count)
+        var index = 0
+        while index < comments.count {
+            result.append(index)
+            index += folded.contains(index) ? comments[index].descendants + 1 : 1
+        }
+        return result
+    }
 }
 
 /// The detail screen of one item.

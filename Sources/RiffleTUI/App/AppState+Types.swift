@@ -9,6 +9,9 @@ public struct LoadedPage: Sendable, Equatable {
     public var items: [Item]
     /// Where it came from and when.
     public var info: PageInfo
+    /// How many pages and items the feed has, when the page says.
+    public var totalPages: Int?
+    public var totalItems: Int?
 
     /// A page of the list.
     public init(number: Int, items: [Item], info: PageInfo) {
@@ -21,6 +24,8 @@ public struct LoadedPage: Sendable, Equatable {
     public init(_ page: Page) {
         self.init(number: page.number, items: page.items,
                   info: PageInfo(source: page.source, fetchedAt: page.fetchedAt, status: page.status, freshUntil: page.freshUntil))
+        totalPages = page.totalPages
+        totalItems = page.totalItems
     }
 }
 
@@ -52,6 +57,8 @@ public struct PageRequest: Sendable, Equatable {
         case append
         /// Replace a page already in the list (`r`, `R`).
         case reload
+        /// Revalidate page 1 on an interval (`--watch`, `w`): what is new is added, nothing moves.
+        case watch
     }
 
     /// The page asked for.

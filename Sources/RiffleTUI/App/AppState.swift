@@ -21,8 +21,11 @@ public struct AppState: Sendable, Equatable {
     /// Every loaded item, page after page. Kept with `rows` on every change of `pages` or `filter`,
     /// since the view and most keys need them and a feed can hold thousands of items.
     public private(set) var items: [Item] = []
-    /// The list's rows: indices into `items` of the items that match the filter (all without one).
+    /// The list's rows: indices into `items` of the items listed (each once) that match the filter,
+    /// in the order of `sort`.
     public private(set) var rows: [Int] = []
+    /// Indices into `items` of every item listed, in feed order: all but the duplicates.
+    public private(set) var listed: [Int] = []
     /// What the list draws, top to bottom: the rows, with a "page N" boundary before the first row of
     /// each page after the first one shown.
     public private(set) var lines: [ListView.Line] = []
@@ -67,6 +70,44 @@ public struct AppState: Sendable, Equatable {
     /// A cached page that does not know its own freshness (`PageInfo.freshUntil`) shows as "stale"
     /// in the status bar when older than this.
     public var staleAfter: TimeInterval = 3600
+    /// The keys of the feed's items that were seen, as the reading log says; nil until it answered
+    /// (items are then drawn as before, neither seen nor unseen).
+    public var seen: Set<String>? {
+        didSet { if seen != oldValue { unseenCount = countUnseen() } }
+    }
+    /// Items that came with a reload or a watch and were not listed before: drawn with "new" until seen.
+    public var arrived: Set<String> = []
+    /// The selected item and since when it has been selected: it counts as seen after `seenAfter`.
+    public var resting: Resting?
+    /// How long an item stays selected before it counts as seen.
+    public var seenAfter: TimeInterval = 1.5
+    /// The order of the list (`s`).
+    public var sort: SortOrder = .feed {
+        didSet { if sort != oldValue { reindex() } }
+    }
+    /// Page 1 revalidated on an interval (`--watch`, `w`); nil when off.
+    public var watch: Watch?
+    /// The interval `w` turns watching on with.
+    public var watchInterval: TimeInterval = 300
+    /// What each key does.
+    public var keymap: KeyMap = .standard
+    /// Seen items carry a glyph, for screens without colours (`NO_COLOR`, the mono theme) where dim
+    /// may not show.
+    public var marksWithGlyphs = false
+    /// Where Esc and q go back to, last first (the list under an item, the feed list under a feed).
+    public var back: [Mode] = []
+    /// A line being typed at the bottom (search words, a feed's argument).
+    public var prompt: Prompt?
+    /// Reloads asked for together (`r`, `R`) and what they brought so far, for one toast at the end.
+    public var reloads: ReloadTally?
+    /// Whether a feed is open; false while only the feed list has been shown.
+    public var hasFeed = true
+    /// Whether the open feed says where its items' comments are (`c`, `C`).
+    public var commentsAvailable = false
+    /// `Item.readingKey` of each item in `items`.
+    public private(set) var keys: [String] = []
+    /// How many listed items (duplicates once) are unseen; 0 until `seen` is known.
+    public private(set) var unseenCount = 0
 
     /// A fresh browser with nothing loaded.
     public init(feedTitle: String, size: Size, now: Date) {
@@ -79,14 +120,32 @@ public struct AppState: Sendable, Equatable {
 extension AppState {
     private mutating func reindex() {
         items = pages.flatMap(\.items)
+        keys = items.map(\.readingKey)
+        // An item listed on an earlier page (same id or link) is listed once, where it came first.
+        var ids = Set<String>(), links = Set<String>()
+        var unique: [Int] = []
+        unique.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let newID = item.id.map { $0.isEmpty || ids.insert($0).inserted } ?? true
+            let newLink = item.url.map { $0.isEmpty || links.insert($0).inserted } ?? true
+            if newID && newLink { unique.append(index) }
+        }
+        listed = unique
+        unseenCount = countUnseen()
         if let query = filter?.query, !query.isEmpty {
-            rows = items.indices.filter { FilterState.matches(items[$0], query: query) }
+            rows = unique.filter { FilterState.matches(items[$0], query: query) }
         } else {
-            rows = Array(items.indices)
+            rows = unique
         }
         lines = []
-        lines.reserveCapacity(rows.count + pages.count)
         lineOfRow = []
+        guard sort == .feed else {
+            rows = sort.sorted(rows, items)
+            lineOfRow = Array(rows.indices)
+            lines = rows.indices.map { .item(row: $0) }
+            return
+        }
+        lines.reserveCapacity(rows.count + pages.count)
         lineOfRow.reserveCapacity(rows.count)
         var page = pages.startIndex
         var pageEnd = pages.first?.items.count ?? 0
@@ -103,6 +162,11 @@ extension AppState {
         }
     }
 
+    private func countUnseen() -> Int {
+        guard let seen else { return 0 }
+        return listed.reduce(0) { $0 + (seen.contains(keys[$1]) ? 0 : 1) }
+    }
+
     /// Whether a non-empty filter hides some items.
     public var isFiltering: Bool { !(filter?.query.isEmpty ?? true) }
 
@@ -113,6 +177,12 @@ extension AppState {
 
     /// The highlighted item, if any.
     public var selectedItem: Item? { selectedIndex.map { items[$0] } }
+
+    /// The highlighted item's `readingKey`, if any.
+    public var selectedKey: String? { selectedIndex.map { keys[$0] } }
+
+    /// Whether the item at `index` (in `items`) was seen; nil while the reading log has not answered.
+    public func isSeen(_ index: Int) -> Bool? { seen.map { $0.contains(keys[index]) } }
 
     /// The page the selected item belongs to (the status bar's "page N"); 1 before anything loaded.
     public var pageNumber: Int { selectedPage?.number ?? pages.first?.number ?? 1 }
@@ -163,7 +233,13 @@ extension AppState {
 
     /// True while something on screen moves (the spinner, a toast waiting to fade): the run loop sends
     /// `.tick` about every 80 ms while this holds.
-    public var isAnimating: Bool { !requests.isEmpty || !visibleToasts.isEmpty }
+    public var isAnimating: Bool { !requests.isEmpty || !visibleToasts.isEmpty || isWaitingForComments }
+
+    /// Whether the comments screen is waiting for its thread (its spinner turns).
+    var isWaitingForComments: Bool {
+        if case .comments(let comments) = mode, comments.thread == nil, comments.failure == nil { return true }
+        return false
+    }
 
     /// The toasts to draw now, oldest first, at most `Toast.maxVisible`.
     public var visibleToasts: [Toast] {

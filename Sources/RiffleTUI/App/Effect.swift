@@ -9,4 +9,18 @@ public enum Effect: Sendable, Equatable {
     case open(URL)
     /// Restore the terminal and exit.
     case quit
+    /// Record in the reading log that `items` were seen (or not).
+    case mark([Item], seen: Bool)
+    /// Load an item's comments; answer with `.commentsLoaded` or `.commentsFailed`.
+    case loadComments(Item, policy: CachePolicy)
+    /// Open an item's discussion page in the browser (`C`), or say the feed names none.
+    case openDiscussion(Item)
+    /// Put `text` on the clipboard (`y`, `Y`); `what` names it in the toast ("link", "JSON").
+    case copy(String, what: String)
+    /// Search the reading log; answer with `.searched` or `.searchFailed`.
+    case search(String)
+    /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.
+    case listFeeds
+    /// Open a feed by name (`hn`, `reddit:swift`, a URL); answer with `.feedOpened` or a `.notice`.
+    case openFeed(String)
 }

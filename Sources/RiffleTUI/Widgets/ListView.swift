@@ -34,6 +34,28 @@ public struct ListView: Sendable {
     public var footer: String?
     /// How the footer is drawn; dim unless set.
     public var footerStyle = Style(.dim, dim: true)
+    /// What the reader has done with each item (parallel to `items`); empty when not known, and
+    /// every row is drawn alike.
+    public var marks: [Mark] = []
+    /// Whether a seen item carries a glyph in the left margin (for screens without colours, where
+    /// dim may not show).
+    public var glyphs = false
+
+    /// An item's place in the reader's day.
+    public struct Mark: Sendable, Equatable {
+        /// Seen: drawn dimmer.
+        public var seen: Bool
+        /// Came with a reload or a watch: "new" after the title.
+        public var arrived: Bool
+
+        public init(seen: Bool, arrived: Bool) {
+            self.seen = seen
+            self.arrived = arrived
+        }
+    }
+
+    /// The glyph a seen item carries when `glyphs` is on.
+    public static let seenGlyph = "·"
 
     /// A list of `items` drawn as `lines` (one per item when nil); `footer` is drawn after the last one.
     public init(items: [Item], lines: [Line]? = nil, selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
@@ -72,7 +94,8 @@ public struct ListView: Sendable {
             guard index >= 0, index < count else { break }
             switch lines?[index] ?? .item(row: index) {
             case .item(let item):
-                renderRow(items[item], selected: item == selection, into: &buffer, area: line)
+                renderRow(items[item], selected: item == selection, mark: marks.indices.contains(item) ? marks[item] : nil,
+                          into: &buffer, area: line)
             case .pageBoundary(let number):
                 renderBoundary(page: number, into: &buffer, area: line)
             }
@@ -87,12 +110,18 @@ public struct ListView: Sendable {
         for x in area.x + 1 + used..<max(area.x + 1 + used, area.maxX - 1) { buffer.set(x, area.y, Cell("─", style: style)) }
     }
 
-    func renderRow(_ item: Item, selected: Bool, into buffer: inout Buffer, area: Rect) {
-        let base = selected ? Style(.selection, bold: true) : .normal
+    func renderRow(_ item: Item, selected: Bool, mark: Mark? = nil, into buffer: inout Buffer, area: Rect) {
+        let seen = mark?.seen == true
+        let base = selected ? Style(.selection, bold: true, dim: seen) : seen ? Style(.dim, dim: true) : .normal
         let dim = selected ? Style(.selection, dim: true) : Style(.dim, dim: true)
         buffer.fill(area, style: selected ? Style(.selection) : .normal)
+        if seen, glyphs { buffer.write(ListView.seenGlyph, x: area.x, y: area.y, maxWidth: 1, style: selected ? Style(.selection) : .normal) }
         let textWidth = area.width - 2  // a margin each side
         var used = buffer.write(item.title, x: area.x + 1, y: area.y, maxWidth: textWidth, style: base)
+        if mark?.arrived == true, used + 5 < textWidth {
+            used += 1
+            used += buffer.write("new", x: area.x + 1 + used, y: area.y, style: Style(.accent, bold: true))
+        }
         let details = ListView.details(of: item, now: now)
         if !details.isEmpty && used + 2 < textWidth {
             used += 2

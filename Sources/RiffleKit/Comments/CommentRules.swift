@@ -1,0 +1,111 @@
+import Foundation
+
+/// Where a feed's comments are and how to read them: the `comments` field of a feed in the presets
+/// or a feeds file (README's "Comments" section).
+///
+/// `url` and `page` are templates whose `{path}` placeholders are dotted paths into the item
+/// (`{objectID}`, `{short_id}`, `{permalink}`); a template that is one placeholder takes a whole
+/// URL from the item (`{comments_url}`). The other fields are dotted paths into the answer
+/// (`items`, where numbers index arrays: Reddit's `1.data.children`) and into each comment.
+///
+/// ```swift
+/// let hn = CommentRules(url: "https://hn.algolia.com/api/v1/items/{objectID}", items: "children",
+///                       children: "children", author: "author", text: "text", time: "created_at_i")
+/// let item = Item(id: "42280701", title: "Show HN", details: [], url: nil, createdAt: nil, fields: ["objectID": "42280701"])
+/// hn.url(for: item)   // https://hn.algolia.com/api/v1/items/42280701
+/// ```
+public struct CommentRules: Sendable, Hashable {
+    /// The URL of an item's comments (JSON).
+    public var url: String
+    /// The discussion page a browser shows (`C`); nil when the feed names none.
+    public var page: String?
+    /// Where the top-level comments are in the answer; nil when the answer is the array itself.
+    public var items: String?
+    /// Where a comment's replies are, for nested threads (HN, Reddit).
+    public var children: String?
+    /// A comment's author, text (HTML is read as text) and time (ISO 8601 or Unix seconds).
+    public var author: String?
+    public var text: String
+    public var time: String?
+    /// A comment's depth, for threads sent as one flat list in order (Lobsters).
+    public var depth: String?
+    /// How many replies a stub stands for (Reddit's `kind: more`, `data.count`).
+    public var more: String?
+
+    public init(url: String, page: String? = nil, items: String? = nil, children: String? = nil, author: String? = nil,
+                text: String, time: String? = nil, depth: String? = nil, more: String? = nil) {
+        self.url = url
+        self.page = page
+        self.items = items
+        self.children = children
+        self.author = author
+        self.text = text
+        self.time = time
+        self.depth = depth
+        self.more = more
+    }
+
+    /// The URL of `item`'s comments; nil when the item lacks a value the template needs, or the
+    /// result would not be an http(s) URL on the template's host.
+    public func url(for item: Item) -> URL? { Self.expand(url, for: item) }
+
+    /// The discussion page of `item` for a browser; nil when the feed names none or the item lacks what it needs.
+    public func page(for item: Item) -> URL? { page.flatMap { Self.expand($0, for: item) } }
+
+    /// The placeholders of `template`, in order (`{objectID}` → `objectID`).
+    static func placeholders(in template: String) -> [String] {
+        var found: [String] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            found.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return found
+    }
+
+    /// Whether `template` can make URLs: an http(s) URL with a host once its placeholders are
+    /// filled, or a single placeholder (a whole URL from the item).
+    static func isUsable(_ template: String) -> Bool {
+        let names = placeholders(in: template)
+        if names.count == 1, template == "{\(names[0])}" { return true }
+        return host(of: template) != nil
+    }
+
+    /// The host of `template` with its placeholders filled in with a plain path segment.
+    private static func host(of template: String) -> String? {
+        var sample = template
+        for name in placeholders(in: template) { sample = sample.replacingOccurrences(of: "{\(name)}", with: "/x") }
+        guard let url = URL(string: sample), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return nil }
+        return host
+    }
+
+    /// What may go into a URL as it is: RFC 3986's unreserved characters and `/`.
+    private static let pathCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+    static func expand(_ template: String, for item: Item) -> URL? {
+        let names = placeholders(in: template)
+        let fields = item.fields
+        func value(_ name: String) -> String? {
+            let found = CommentThread.value(in: fields, at: name)?.scalarText ?? (name == "id" ? item.id : nil)
+            return found.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if names.count == 1, template == "{\(names[0])}" {
+            // A whole URL from the item: used as it is, when it is one.
+            guard let text = value(names[0]), let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", url.host?.isEmpty == false else { return nil }
+            return url
+        }
+        guard let host = host(of: template) else { return nil }
+        var result = template
+        for name in names {
+            // A value never climbs the path, adds a query or changes the host: `..` is refused and
+            // anything but path characters is percent-encoded.
+            guard let text = value(name), !text.contains(".."),
+                  let encoded = text.addingPercentEncoding(withAllowedCharacters: pathCharacters) else { return nil }
+            result = result.replacingOccurrences(of: "{\(name)}", with: encoded)
+        }
+        guard let url = URL(string: result), url.host == host else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// An item's discussion as the browser shows it: every comment in reading order (a reply right
+/// after its parent), each with its depth, so a thread folds by skipping what follows it deeper.
+///
+/// ```swift
+/// let hn = CommentRules(url: "https://hn.algolia.com/api/v1/items/{objectID}", items: "children",
+///                       children: "children", author: "author", text: "text", time: "created_at_i")
+/// let answer = Data(#"{"children": [{"author": "pg", "text": "<p>Hi &amp; welcome</p>", "children": []}]}"#.utf8)
+/// let thread = try CommentThread(JSONParser.parse(answer), rules: hn)
+/// for comment in thread.comments { print(String(repeating: "  ", count: comment.depth), comment.author ?? "?") }
+/// ```
+public struct CommentThread: Sendable, Equatable {
+    /// One comment.
+    public struct Comment: Sendable, Equatable {
+        /// 0 for a reply to the item, 1 for a reply to that, and so on.
+        public var depth: Int
+        public var author: String?
+        /// The text as plain text (HTML read as text); "[deleted]" when the API kept only its place.
+        public var text: String
+        public var createdAt: Date?
+        /// How many comments follow it deeper: its replies, theirs, and so on.
+        public var descendants: Int
+        /// For a stub that stands for replies the API left out (Reddit's "load more"): how many; 0
+        /// when it does not say.
+        public var more: Int?
+
+        public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil) {
+            self.depth = depth
+            self.author = author
+            self.text = text
+            self.createdAt = createdAt
+            self.descendants = descendants
+            self.more = more
+        }
+    }
+
+    /// Every comment, in reading order.
+    public var comments: [Comment]
+
+    public init(comments: [Comment]) {
+        self.comments = comments
+        countDescendants()
+    }
+
+    /// The comments in `answer` as `rules` say where they are.
+    /// - Throws: `RiffleError.validation` when `rules.items` does not lead to an array.
+    public init(_ answer: JSONValue, rules: CommentRules) throws(RiffleError) {
+        let top = rules.items.map { Self.value(in: answer, at: $0) } ?? answer
+        guard let list = top?.arrayValue else {
+            throw .validation(path: "$" + (rules.items.map { "." + $0 } ?? ""), expected: "an array of comments",
+                              actual: top?.kind ?? "nothing")
+        }
+        var comments: [Comment] = []
+        if rules.children != nil {
+            // Nested: a depth-first walk with a stack of its own, whatever the nesting.
+            var stack: [(value: JSONValue, depth: Int)] = list.reversed().map { ($0, 0) }
+            while let (value, depth) = stack.popLast() {
+                let replies = rules.children.flatMap { Self.value(in: value, at: $0)?.arrayValue } ?? []
+                if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: !replies.isEmpty) {
+                    comments.append(comment)
+                    stack += replies.reversed().map { ($0, depth + 1) }
+                }
+            }
+        } else {
+            // Flat, in reading order, each with its depth: a depth may go one deeper than the comment
+            // before it, never more (a jump would hang a reply off nothing).
+            var previous = -1
+            for value in list {
+                let stated = rules.depth.flatMap { Self.value(in: value, at: $0)?.doubleValue }.map { Int(max(0, min($0, 1e6))) } ?? 0
+                let depth = min(stated, previous + 1)
+                if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: false) {
+                    comments.append(comment)
+                    previous = depth
+                }
+            }
+        }
+        self.init(comments: comments)
+    }
+
+    /// One comment; nil for what is not one (not an object, or nothing to show and no replies).
+    private static func comment(_ value: JSONValue, depth: Int, rules: CommentRules, hasReplies: Bool) -> Comment? {
+        guard case .object = value else { return nil }
+        let author = rules.author.flatMap { name(Self.value(in: value, at: $0)) }
+        let time = rules.time.flatMap { Self.value(in: value, at: $0) }.flatMap(Timestamp.date(from:))
+        let raw = Self.value(in: value, at: rules.text)?.stringValue ?? ""
+        let text = (HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty, author == nil, let more = rules.more.flatMap({ Self.value(in: value, at: $0)?.doubleValue }) {
+            return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))))
+        }
+        guard !text.isEmpty || author != nil || hasReplies else { return nil }
+        return Comment(depth: depth, author: author, text: text.isEmpty ? "[deleted]" : text, createdAt: time)
+    }
+
+    /// An author's name: text, or the `username`/`name`/`login` of an object (older Lobsters answers).
+    private static func name(_ value: JSONValue?) -> String? {
+        let text = value?.stringValue ?? ["username", "name", "login"].lazy.compactMap { value?[$0]?.stringValue }.first
+        return text.map(DisplayText.line).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The value at a dotted path, where a number indexes an array (`1.data.children`).
+    static func value(in root: JSONValue, at path: String) -> JSONValue? {
+        var current = root
+        for key in path.split(separator: ".", omittingEmptySubsequences: true) {
+            switch current {
+            case .object(let object):
+                guard let next = object[String(key)] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(key), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Fills `descendants`: each comment's run of deeper comments after it.
+    private mutating func countDescendants() {
+        var open: [Int] = []  // comments whose run is still going, shallowest first
+        for index in comments.indices {
+            while let last = open.last, comments[last].depth >= comments[index].depth {
+                comments[last].descendants = index - last - 1
+                open.removeLast()
+            }
+            open.append(index)
+        }
+        for last in open { comments[last].descendants = comments.count - last - 1 }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+extension PageLoader {
+    /// Whether the feed says where its items' comments are.
+    public nonisolated var hasComments: Bool { feed.comments != nil }
+
+    /// `item`'s comments, fetched and cached like the feed's pages: through the loader's client
+    /// (the feed's headers go to the feed's own origin only) and its response cache, fresh for
+    /// five minutes unless the server says otherwise.
+    /// - Returns: nil when the feed declares no comments.
+    /// - Throws: `RiffleError`; `.validation` naming the field when the item lacks what the URL needs.
+    public nonisolated func comments(for item: Item, policy: CachePolicy = .returnCacheElseLoad) async throws(RiffleError) -> CommentThread? {
+        guard let rules = feed.comments else { return nil }
+        guard let url = rules.url(for: item) else {
+            let needed = CommentRules.placeholders(in: rules.url).map { "$." + $0 }.joined(separator: ", ")
+            throw .validation(path: needed.isEmpty ? "$" : needed, expected: "a value for the comments' URL", actual: "nothing usable")
+        }
+        var endpoint = Endpoint<CommentThread>(.get, .url(url), cachePolicy: policy, maxAge: 300) { answer throws(RiffleError) in
+            try CommentThread(answer, rules: rules)
+        }
+        endpoint.envelope = .none
+        return try await client.perform(endpoint, target: cache.target(.automatic)).value
+    }
+
+    /// The page a browser shows for `item`'s discussion (`C`), when the feed names one.
+    public nonisolated func discussionPage(for item: Item) -> URL? { feed.comments?.page(for: item) }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension ReadingLog {
+    /// A feed opened before, as the feed list shows it.
+    public struct OpenedFeed: Sendable, Equatable {
+        public var feed: FeedRef
+        /// When it was last opened.
+        public var openedAt: Date
+    }
+
+    /// Notes that `feed` was opened now, so the feed list can offer it again.
+    public func noteOpened(_ feed: FeedRef) throws(Failure) {
+        let now = clock().timeIntervalSince1970
+        try run { db throws(SQLiteError) in
+            try db.execute("""
+                INSERT INTO feeds (id, name, title, opened) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, title = excluded.title, opened = excluded.opened
+                """, [.text(feed.id), .text(feed.name), .text(feed.title), .real(now)])
+        }
+    }
+
+    /// The feeds opened before, most recent first; nothing (and no file made) when none was.
+    public func openedFeeds(limit: Int = 50) throws(Failure) -> [OpenedFeed] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let rows = try run { db throws(SQLiteError) in
+            try db.execute("SELECT id, name, title, opened FROM feeds ORDER BY opened DESC LIMIT ?", [.int(Int64(limit))])
+        }
+        return rows.map { row in
+            OpenedFeed(feed: FeedRef(id: row[0].text ?? "", name: row[1].text ?? "", title: row[2].text ?? ""),
+                       openedAt: Date(timeIntervalSince1970: row[3].double ?? 0))
+        }
+    }
+}

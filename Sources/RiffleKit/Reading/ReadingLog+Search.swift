@@ -1,0 +1,88 @@
+import Foundation
+
+extension ReadingLog {
+    /// One item that matched a search.
+    public struct Match: Sendable, Equatable {
+        /// The feed it was listed in: its `Feed.id` and its name.
+        public var feedID: String
+        public var feedTitle: String
+        public var key: String
+        public var title: String
+        public var author: String?
+        /// The item's text, plain, as filed (cut to `Configuration.textLimit`).
+        public var text: String
+        public var link: String?
+        public var id: String?
+        /// The item's own time, when it has one.
+        public var createdAt: Date?
+        /// When Riffle first listed it.
+        public var listedAt: Date
+        /// When it was seen; nil while unseen.
+        public var seenAt: Date?
+
+        public init(feedID: String, feedTitle: String, key: String, title: String, author: String?, text: String,
+                    link: String?, id: String?, createdAt: Date?, listedAt: Date, seenAt: Date?) {
+            self.feedID = feedID
+            self.feedTitle = feedTitle
+            self.key = key
+            self.title = title
+            self.author = author
+            self.text = text
+            self.link = link
+            self.id = id
+            self.createdAt = createdAt
+            self.listedAt = listedAt
+            self.seenAt = seenAt
+        }
+    }
+
+    /// The items whose title, author, text or feed name hold every word of `words` (as a word or
+    /// the start of one, ignoring case and accents), best first, then newest.
+    /// - Parameters:
+    ///   - feed: only this feed: its name (`Feed.name`) or id.
+    ///   - limit: at most this many.
+    /// - Returns: nothing when `words` has no word, or when nothing was ever filed (no file is made).
+    public func search(_ words: String, feed: String? = nil, limit: Int = 100) throws(Failure) -> [Match] {
+        guard let query = Self.matchExpression(words), FileManager.default.fileExists(atPath: path) else { return [] }
+        var sql = """
+            SELECT items.feed, items.feed_name, items.key, items.title, items.author, items.body, items.link, items.item_id,
+                   items.created, items.listed, items.seen
+            FROM items_search JOIN items ON items.id = items_search.rowid
+            WHERE items_search MATCH ?
+            """
+        var bindings: [SQLiteValue] = [.text(query)]
+        if let feed {
+            sql += " AND (items.feed_name = ? OR items.feed = ?)"
+            bindings += [.text(feed), .text(feed)]
+        }
+        sql += " ORDER BY bm25(items_search, 10.0, 2.0, 1.0, 1.0), COALESCE(items.created, items.listed) DESC LIMIT ?"
+        bindings.append(.int(Int64(max(0, limit))))
+        let rows = try run { db throws(SQLiteError) in try db.execute(sql, bindings) }
+        return rows.map { row in
+            Match(feedID: row[0].text ?? "", feedTitle: row[1].text ?? "", key: row[2].text ?? "", title: row[3].text ?? "",
+                  author: row[4].text.flatMap { $0.isEmpty ? nil : $0 }, text: row[5].text ?? "", link: row[6].text,
+                  id: row[7].text, createdAt: row[8].double.map(Date.init(timeIntervalSince1970:)),
+                  listedAt: Date(timeIntervalSince1970: row[9].double ?? 0), seenAt: row[10].double.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// The FTS5 expression for what a person typed: each word quoted (so `AND`, `-`, `:` and quotes
+    /// are plain text, never query syntax) and matched as a prefix, all words required. Nil when
+    /// nothing is left to search for.
+    static func matchExpression(_ words: String) -> String? {
+        // Split as the index's tokenizer does: anything but letters, digits and marks separates words.
+        var terms: [String] = []
+        var current = ""
+        for scalar in words.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .nonspacingMark {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                terms.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { terms.append(current) }
+        guard !terms.isEmpty else { return nil }
+        return terms.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    }
+}

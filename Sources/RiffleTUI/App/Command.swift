@@ -1,0 +1,64 @@
+/// What a key does: the browser's keys are bound to these, so a user can move them (`config.json`'s
+/// `keys`) and the help shows the keys in force. Names are the ones `config.json` uses.
+public enum Command: String, Sendable, Hashable, CaseIterable {
+    case down, up, first, last
+    case pageDown = "page-down", pageUp = "page-up", halfDown = "half-down", halfUp = "half-up"
+    case nextPage = "next-page", previousPage = "previous-page"
+    /// Enter: the item's fields; in the feed list, the feed; in comments, fold or unfold a thread.
+    case open
+    case rawJSON = "raw-json"
+    case openLink = "open-link"
+    case comments
+    case discussion
+    case yankLink = "yank-link", yankJSON = "yank-json"
+    case toggleSeen = "toggle-seen", markAllSeen = "mark-all-seen"
+    case filter
+    case search
+    case sort
+    case reload
+    case reloadAll = "reload-all"
+    case watch
+    case feeds
+    case log
+    case help
+    /// Esc: close, clear the filter, go back.
+    case back
+    /// q: back from a screen; quits from the first one.
+    case quit
+
+    /// What the help says it does.
+    public var summary: String {
+        switch self {
+        case .down: "move down"
+        case .up: "move up"
+        case .first: "first item"
+        case .last: "last item"
+        case .pageDown: "a screen down"
+        case .pageUp: "a screen up"
+        case .halfDown: "half a screen down"
+        case .halfUp: "half a screen up"
+        case .nextPage: "next page"
+        case .previousPage: "previous page"
+        case .open: "show the item / open / fold"
+        case .rawJSON: "item: fields / raw JSON"
+        case .openLink: "open the link"
+        case .comments: "comments"
+        case .discussion: "discussion page in the browser"
+        case .yankLink: "copy the link"
+        case .yankJSON: "copy the item's JSON"
+        case .toggleSeen: "mark seen / unseen"
+        case .markAllSeen: "mark everything loaded seen"
+        case .filter: "filter (Enter keep, Esc clear)"
+        case .search: "search everything seen"
+        case .sort: "sort: feed, newest, score"
+        case .reload: "reload page / retry a failure"
+        case .reloadAll: "reload every page"
+        case .watch: "watch page 1 for new items"
+        case .feeds: "feed list"
+        case .log: "message log"
+        case .help: "this help"
+        case .back: "back / clear the filter"
+        case .quit: "back; quits the first screen"
+        }
+    }
+}

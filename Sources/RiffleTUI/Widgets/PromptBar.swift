@@ -1,0 +1,20 @@
+/// The bottom line while a line is typed: its label ("search: ") and the text with a cursor.
+public struct PromptBar: Sendable {
+    public var prompt: Prompt
+
+    public init(prompt: Prompt) { self.prompt = prompt }
+
+    /// Draws the bar on the first row of `area`.
+    public func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1))
+        var x = area.x + 1
+        x += buffer.write(prompt.label, x: x, y: area.y, maxWidth: area.width - 2, style: Style(.accent, bold: true))
+        let room = area.maxX - x - 2
+        // The end of a long line is what is being typed: show that end.
+        var shown = Sanitizer.clean(prompt.text)
+        while TextWidth.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
+        x += buffer.write(shown, x: x, y: area.y)
+        buffer.set(x, area.y, Cell(" ", style: Style(.normal, reverse: true)))
+    }
+}

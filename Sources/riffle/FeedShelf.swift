@@ -1,0 +1,119 @@
+import DemoServer
+import Foundation
+import RiffleBrowser
+import RiffleKit
+import RiffleTUI
+import Synchronization
+
+/// The feeds the browser lists and opens (`F`, and the list at start): the feeds file's, the presets,
+/// the feeds opened before (a preset with its argument, a URL), and the demo. Each opens as
+/// `riffle NAME` would open it, and its unseen count comes from its pages on disk and the reading log.
+final class FeedShelf: FeedShelving {
+    let cacheDirectory: URL
+    let log: ReadingLog
+    let maxAge: Int?
+    let environment: [String: String]
+    /// Where each feed's client tells of a retry about to happen.
+    let notices: Notices
+    /// The demo feed's server, started when the demo is first opened, stopped by `stop()`.
+    private let demo = Mutex<DemoFeedServer?>(nil)
+    private let demoFailPage: Int?
+
+    /// The name the demo goes by in the list.
+    static let demoName = "demo"
+
+    init(cacheDirectory: URL, log: ReadingLog, maxAge: Int?, demoFailPage: Int? = nil, notices: Notices = Notices(),
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.notices = notices
+        self.cacheDirectory = cacheDirectory
+        self.log = log
+        self.maxAge = maxAge
+        self.demoFailPage = demoFailPage
+        self.environment = environment
+    }
+
+    func stop() { demo.withLock { $0?.stop() } }
+
+    func entries() async -> [FeedEntry] {
+        var entries: [FeedEntry] = []
+        var names: Set<String> = []
+        func add(_ entry: FeedEntry) { if names.insert(entry.name).inserted { entries.append(entry) } }
+        if let catalogs = try? FeedResolver.Catalogs.load(environment: environment) {
+            for definition in catalogs.user.definitions {
+                add(FeedEntry(name: definition.name, description: definition.description, argument: definition.argument, origin: .feedsFile))
+            }
+            for definition in catalogs.presets.definitions {
+                add(FeedEntry(name: definition.name, description: definition.description, argument: definition.argument, origin: .preset))
+            }
+        }
+        for opened in (try? await log.openedFeeds()) ?? [] where opened.feed.name != Self.demoName {
+            add(FeedEntry(name: opened.feed.name, description: "opened before", origin: .recent))
+        }
+        add(FeedEntry(name: Self.demoName, description: "the built-in demo feed (on 127.0.0.1, offline)", origin: .demo))
+        return entries
+    }
+
+    func summary(of entry: FeedEntry) async -> FeedSummary {
+        guard entry.argument == nil, let feed = try? feed(named: entry.name, forNetwork: false) else {
+            return FeedSummary(unseen: nil, fetchedAt: nil)
+        }
+        let store = PageStore(cacheDirectory: cacheDirectory, feedID: feed.id)
+        // Up to 50 stored pages: what the list can count without a wait.
+        let numbers = store.storedPages().prefix(50)
+        guard !numbers.isEmpty else { return FeedSummary(unseen: nil, fetchedAt: nil) }
+        var keys: Set<String> = []
+        var fetchedAt: Date?
+        for number in numbers {
+            guard let (data, metadata) = store.read(number),
+                  let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields) else { continue }
+            keys.formUnion(items.map(\.readingKey))
+            if let date = metadata?.fetchedAt { fetchedAt = max(fetchedAt ?? date, date) }
+        }
+        let seen = (try? await log.seenKeys(feed: feed.id)) ?? []
+        return FeedSummary(unseen: keys.subtracting(seen).count, fetchedAt: fetchedAt)
+    }
+
+    func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
+        let feed: Feed
+        do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
+        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices)
+    }
+
+    /// The browser's view of `feed`: its pages through a `PageLoader` on the cache, filed in the
+    /// reading log under `name` (how it is opened again).
+    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?, notices: Notices) -> OpenedFeed {
+        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
+                                client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
+        return OpenedFeed(pages: BrowsePages(loader: loader, maxAge: maxAge), title: feed.name,
+                          reference: ReadingLog.FeedRef(id: feed.id, name: name, title: feed.name))
+    }
+
+    /// The feed called `name`: the demo (started on first use), or what `riffle NAME` would open.
+    func feed(named name: String, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
+        guard name == Self.demoName else {
+            return try FeedResolver.resolve(name, firstPage: nil, catalogs: FeedResolver.Catalogs.load(environment: environment),
+                                            environment: environment, forNetwork: forNetwork)
+        }
+        guard forNetwork else { return try Self.demoFeed(template: "http://127.0.0.1/api/items?page={page}") }
+        let template = try demo.withLock { server throws(Arguments.UsageError) -> String in
+            if let server { return server.template }
+            do {
+                let started = try DemoFeedServer(failPage: demoFailPage)
+                server = started
+                // The demo always starts from its server, so the spinner and --demo-fail are seen.
+                try? FileManager.default.removeItem(at: PageStore(cacheDirectory: cacheDirectory, feedID: try Self.demoFeed(template: started.template).id).directory)
+                return started.template
+            } catch {
+                throw .init("could not start the demo feed: \(error)")
+            }
+        }
+        return try Self.demoFeed(template: template)
+    }
+
+    /// The demo feed on `template`; its pages are filed under one name whatever the port.
+    static func demoFeed(template: String) throws(Arguments.UsageError) -> Feed {
+        do { return try Feed(template: template, name: "riffle demo", cacheIdentity: "riffle-demo") } catch {
+            throw .init("could not start the demo feed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import RiffleKit
+
+/// `riffle search WORDS [--feed NAME]`: the items the browser has listed, in every feed or one,
+/// whose title, author, text or feed name hold every word (or a word starting so), from the reading
+/// log alone: no request is made, so it works offline. Printed like `riffle dump`: jsonl (default),
+/// json or tsv, terminal-safe.
+enum SearchCommand {
+    static let fields = ["feed", "title", "url", "author", "id", "time", "seen", "text"]
+    static let defaultTSVFields = ["feed", "title", "url"]
+
+    static func run(_ arguments: Arguments) async throws(Arguments.UsageError) -> Int32 {
+        let words = arguments.positionals.joined(separator: " ")
+        guard !words.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .init("riffle search needs words to look for: riffle search WORDS [--feed NAME]")
+        }
+        let format = try DumpOptions.Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
+        var chosen = format == .tsv ? defaultTSVFields : fields
+        if let list = arguments.values["--fields"] {
+            chosen = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            if let unknown = chosen.first(where: { !fields.contains($0) }) {
+                throw .init("option --fields: '\(unknown)' is not a search field (\(fields.joined(separator: ", ")))")
+            }
+        }
+        let limit = try arguments.integer("--limit", in: 1...10_000) ?? 100
+        let cacheDirectory = try CacheLocation.checked(arguments, create: false)
+        let log = ReadingLog(cacheDirectory: cacheDirectory)
+        let matches: [ReadingLog.Match]
+        do { matches = try await log.search(words, feed: arguments.values["--feed"], limit: limit) } catch { fail(error.description, status: 1) }
+        var output = DumpOutput(format: format, fields: chosen)
+        var text = output.header
+        for match in matches { text += output.text(for: item(match)) }
+        text += output.footer()
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return 0
+    }
+
+    /// A match as an item whose fields are what `--fields` names.
+    static func item(_ match: ReadingLog.Match) -> Item {
+        var fields: [(key: String, value: JSONValue)] = [("feed", .string(match.feedTitle)), ("title", .string(match.title))]
+        fields.append(("url", match.link.map(JSONValue.string) ?? .null))
+        fields.append(("author", match.author.map(JSONValue.string) ?? .null))
+        fields.append(("id", match.id.map(JSONValue.string) ?? .null))
+        fields.append(("time", .string(ISO8601DateFormatter().string(from: match.createdAt ?? match.listedAt))))
+        fields.append(("seen", .bool(match.seenAt != nil)))
+        fields.append(("text", .string(match.text)))
+        return Item(id: match.id, title: match.title, details: [], url: match.link, createdAt: match.createdAt, fields: .object(JSONObject(fields)))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+@Suite("ReadingLog: seen state and search over everything listed")
+struct ReadingLogTests {
+    /// A fresh cache folder per test, removed after.
+    final class Folder {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-reading-\(UUID().uuidString)")
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    static let hn = ReadingLog.FeedRef(id: "feed-hn", name: "hn", title: "hn")
+    static let lobsters = ReadingLog.FeedRef(id: "feed-lobsters", name: "lobsters", title: "lobsters")
+
+    static func item(_ id: String?, _ title: String, url: String? = nil, author: String? = nil,
+                     fields: JSONValue = .object(JSONObject())) -> Item {
+        var item = Item(id: id, title: title, details: [], url: url, createdAt: nil, fields: fields)
+        item.author = author
+        return item
+    }
+
+    @Test func seenStateSurvivesANewLogOnTheSameFolderAndAClearedCache() async throws {
+        let folder = Folder()
+        // Given two items listed and one of them seen
+        let log = ReadingLog(cacheDirectory: folder.url)
+        let items = [Self.item("1", "first"), Self.item("2", "second")]
+        try await log.record(items, feed: Self.hn)
+        try await log.record([items[1]], feed: Self.hn, seen: true)
+        // When the pages are cleared and Riffle starts again (a new log on the same folder)
+        try await ResponseCache(directory: folder.url).removeAll()
+        let again = ReadingLog(cacheDirectory: folder.url)
+        // Then the seen item is still seen, in its own feed only
+        #expect(try await again.seenKeys(feed: Self.hn.id) == ["id:2"])
+        #expect(try await again.seenKeys(feed: Self.lobsters.id).isEmpty)
+        // And marking it unseen undoes it
+        try await again.record([items[1]], feed: Self.hn, seen: false)
+        #expect(try await again.seenKeys(feed: Self.hn.id).isEmpty)
+    }
+
+    @Test func keysAreTheIdElseTheLinkElseAHashOfTheTitle() {
+        #expect(Self.item("42", "t", url: "https://a.example/x").readingKey == "id:42")
+        #expect(Self.item(nil, "t", url: "https://a.example/x").readingKey == "link:https://a.example/x")
+        let byTitle = Self.item(nil, "a title").readingKey
+        #expect(byTitle.hasPrefix("title:") && byTitle == Self.item(nil, "a title").readingKey && byTitle != Self.item(nil, "other").readingKey)
+    }
+
+    @Test func searchFindsWordsInTitleAuthorTextAndFeedNameAsPrefixesIgnoringCaseAndAccents() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        let story = Self.item("1", "Writing a terminal UI", author: "jvns",
+                              fields: ["story_text": "<p>It uses <i>ncurses</i> &amp; Unicode, café style.</p>"])
+        let other = Self.item("2", "Swift concurrency", author: "pat", fields: ["selftext": "Actors and tasks"])
+        try await log.record([story], feed: Self.hn)
+        try await log.record([other], feed: Self.lobsters)
+
+        #expect(try await log.search("TERMINAL").map(\.title) == ["Writing a terminal UI"])
+        #expect(try await log.search("jvns").map(\.key) == ["id:1"])
+        #expect(try await log.search("ncurs").map(\.key) == ["id:1"], "a prefix, in the HTML text read as plain text")
+        #expect(try await log.search("cafe").map(\.key) == ["id:1"], "accents ignored")
+        #expect(try await log.search("amp").isEmpty, "entities are decoded, not indexed")
+        #expect(try await log.search("actors lobsters").map(\.key) == ["id:2"], "every word, the feed's name too")
+        #expect(try await log.search("actors terminal").isEmpty)
+        #expect(try await log.search("unicode", feed: "lobsters").isEmpty)
+        #expect(try await log.search("unicode", feed: "hn").first?.text == "It uses ncurses & Unicode, café style.")
+    }
+
+    @Test func queryPunctuationIsTextNeverSyntax() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        try await log.record([Self.item("1", "C++ AND Rust: NEAR \"quotes\"")], feed: Self.hn)
+        for query in ["\"", "AND", "NEAR(", "rust:", "-c", "c++ *", "quotes\""] {
+            _ = try await log.search(query)  // never an FTS5 syntax error
+        }
+        #expect(try await log.search("rust: AND").count == 1)
+        #expect(try await log.search("   ").isEmpty)
+    }
+
+    @Test func aChangedTitleIsSearchedByItsNewWords() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        try await log.record([Self.item("1", "old wording")], feed: Self.hn, seen: true)
+        try await log.record([Self.item("1", "new wording")], feed: Self.hn)
+        #expect(try await log.search("old").isEmpty)
+        let match = try #require(try await log.search("new").first)
+        #expect(match.title == "new wording" && match.seenAt != nil, "the seen state stays with the item")
+    }
+
+    @Test func aSearchWithNothingFiledMakesNoFile() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        #expect(try await log.search("anything").isEmpty)
+        #expect(try await log.openedFeeds().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: log.path))
+    }
+
+    @Test func aDamagedFileIsReplacedByAnEmptyLog() async throws {
+        let folder = Folder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let path = folder.url.appendingPathComponent("reading.sqlite").path
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        let lines = LockedLines()
+        var configuration = ReadingLog.Configuration()
+        configuration.log = { lines.append($0) }
+        let log = ReadingLog(cacheDirectory: folder.url, configuration: configuration)
+        try await log.record([Self.item("1", "after the damage")], feed: Self.hn, seen: true)
+        #expect(try await log.seenKeys(feed: Self.hn.id) == ["id:1"])
+        #expect(lines.all.contains { $0.contains("is damaged") }, "\(lines.all)")
+    }
+
+    @Test func pastTheLimitTheItemsListedLongestAgoGo() async throws {
+        let folder = Folder()
+        let clock = CacheTestClock()
+        var configuration = ReadingLog.Configuration()
+        configuration.maxItems = 3
+        let log = ReadingLog(cacheDirectory: folder.url, configuration: configuration, clock: clock.closure)
+        for n in 1...5 {
+            try await log.record([Self.item("\(n)", "item \(n)")], feed: Self.hn, seen: true)
+            clock.advance(1)
+        }
+        // The limit is applied when the file is opened: the next run keeps the newest three.
+        let next = ReadingLog(cacheDirectory: folder.url, configuration: configuration)
+        #expect(try await next.seenKeys(feed: Self.hn.id) == ["id:3", "id:4", "id:5"])
+        #expect(try await next.search("item").count == 3)
+    }
+
+    @Test func feedsOpenedAreListedMostRecentFirst() async throws {
+        let folder = Folder()
+        let clock = CacheTestClock()
+        let log = ReadingLog(cacheDirectory: folder.url, clock: clock.closure)
+        try await log.noteOpened(Self.hn)
+        clock.advance(10)
+        try await log.noteOpened(Self.lobsters)
+        clock.advance(10)
+        try await log.noteOpened(Self.hn)
+        #expect(try await log.openedFeeds().map(\.feed.name) == ["hn", "lobsters"])
+    }
+}
+
+/// Lines a log closure collected, behind a lock.
+final class LockedLines: @unchecked Sendable {
+    // @unchecked: `lines` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import RiffleKit
+import Testing
+@testable import RiffleTUI
+
+@Suite("update: seen and new, duplicates, where you are, sort")
+struct ReadingTests {
+    static let wide = Size(width: 80, height: 8)
+
+    static func item(_ id: String, url: String? = nil, age: TimeInterval? = nil, score: Int? = nil) -> Item {
+        var item = Fixture.item(id, url: url, age: age)
+        item.score = score
+        return item
+    }
+
+    @Test func anItemSelectedForAMomentBecomesSeen() {
+        // Given the log's answer (nothing seen) and the first item selected
+        var state = Fixture.state(size: Self.wide)
+        state.send(.seenLoaded([]))
+        #expect(App.view(state).trimmedLines[7].contains("10 new"))
+        // When a second passes, nothing yet; after a moment it is seen and the log is told
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(1))) == [])
+        let effects = state.send(.tick(Fixture.now.addingTimeInterval(1.6)))
+        #expect(effects == [.mark([state.items[0]], seen: true)])
+        #expect(state.isSeen(0) == true && state.unseenCount == 9)
+        #expect(App.view(state).trimmedLines[7].contains("9 new"))
+        // And moving through quickly marks nothing more
+        state.press("j"); state.press("j")
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(2))) == [])
+    }
+
+    @Test func seenRowsAreDimmerAndUnderNoColourCarryAGlyph() {
+        var state = Fixture.state(size: Self.wide)
+        state.send(.seenLoaded([state.items[1].readingKey]))
+        var buffer = App.view(state)
+        #expect(buffer[1, 2].style.dim && buffer[1, 2].style.role == .dim, "the seen title is dim")
+        #expect(!buffer[1, 3].style.dim, "unseen ones are not")
+        #expect(buffer.trimmedLines[2] == " p1 item 2")
+        state.marksWithGlyphs = true
+        buffer = App.view(state)
+        #expect(buffer.trimmedLines[2] == "·p1 item 2" && buffer.trimmedLines[3] == " p1 item 3")
+    }
+
+    @Test func mTogglesOneAndCapitalMMarksEverythingLoaded() {
+        var state = Fixture.state(size: Self.wide)
+        state.send(.seenLoaded([]))
+        state.press("j")
+        #expect(state.press("m") == [.mark([state.items[1]], seen: true)])
+        #expect(state.press("m") == [.mark([state.items[1]], seen: false)])
+        // It stays unseen while it stays selected
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(60))) == [])
+        #expect(state.isSeen(1) == false)
+        let all = state.press("M")
+        #expect(all == [.mark(state.items, seen: true)])
+        #expect(state.unseenCount == 0 && App.view(state).trimmedLines[7].contains("nothing new"))
+    }
+
+    @Test func marksMadeBeforeTheLogAnsweredAreKept() {
+        var state = Fixture.state()
+        state.press("m")
+        state.send(.seenLoaded([state.items[5].readingKey]))
+        #expect(state.seen == [state.items[0].readingKey, state.items[5].readingKey])
+    }
+
+    @Test func anItemAlreadyListedOnAnEarlierPageIsListedOnce() {
+        // Given page 2 repeating page 1's last item (same id) and another's link
+        let one = [Self.item("a", url: "https://x.example/a"), Self.item("b", url: "https://x.example/b")]
+        let two = [Self.item("b", url: "https://x.example/other"), Self.item("c", url: "https://x.example/a"), Self.item("d")]
+        let state = Fixture.state(pages: [Fixture.page(1, items: one), Fixture.page(2, items: two)], size: Self.wide)
+        // Then the list has a, b, d: the repeats are left out
+        #expect(state.rows.map { state.items[$0].title } == ["a", "b", "d"])
+        #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · item 3/3 · page 2"))
+    }
+
+    @Test func theStatusBarSaysWhereYouAreWithThePageCountWhenKnown() {
+        var page = Fixture.page(2, items: Fixture.items(10, page: 2))
+        page.totalPages = 9
+        page.totalItems = 90
+        var state = Fixture.state(pages: [Fixture.page(1), page], size: Self.wide)
+        state.press("j")
+        #expect(App.view(state).trimmedLines[7] == " demo feed · item 12/90 · page 2 of 9 · network · fetched 3m ago")
+        state.press("g")
+        #expect(App.view(state).trimmedLines[7] == " demo feed · item 1/90 · page 1 of 9 · network · fetched 3m ago")
+    }
+
+    @Test func sCyclesFeedOrderNewestAndTopScoreKeepingTheSelection() {
+        let items = [Self.item("old", age: 3000, score: 50), Self.item("new", age: 10, score: 1), Self.item("mid", age: 600, score: 200),
+                     Self.item("none")]
+        var state = Fixture.state(pages: [Fixture.page(1, items: items), Fixture.page(2, items: [Self.item("two", age: 5)])], size: Self.wide)
+        state.press("g")
+        state.press("s")
+        #expect(state.rows.map { state.items[$0].title } == ["two", "new", "mid", "old", "none"])
+        #expect(state.selectedItem?.title == "old" && !state.lines.contains { $0.isPageBoundary })
+        #expect(App.view(state).trimmedLines[7].contains("· newest first ·"))
+        state.press("s")
+        #expect(state.rows.map { state.items[$0].title } == ["mid", "old", "new", "none", "two"])
+        #expect(App.view(state).trimmedLines[7].contains("top score first"))
+        state.press("s")
+        #expect(state.rows.map { state.items[$0].title } == ["old", "new", "mid", "none", "two"])
+        #expect(state.lines.contains { $0.isPageBoundary })
+    }
+}
+
+@Suite("update: reloads and watching bring new items without moving the cursor")
+struct NewItemsTests {
+    static func page(_ titles: [String], source: Page.Source = .network) -> Page {
+        Fixture.page(1, items: titles.map { Fixture.item($0) }, source: source)
+    }
+
+    @Test func aReloadMarksWhatWasNotThereAndKeepsTheSelectedItemOnItsLine() {
+        // Given twenty items, with the tenth selected
+        let titles = (1...20).map { "item \($0)" }
+        var state = Fixture.state(showing: Self.page(titles))
+        for _ in 0..<9 { state.press("j") }
+        let line = state.lineOfRow[state.selection] - state.scrollOffset
+        // When r brings two new items at the top
+        state.press("r")
+        state.send(.pageLoaded(Self.page(["x", "y"] + titles)))
+        // Then the same item is still selected on the same line of the screen, and a toast counts the new ones
+        #expect(state.selectedItem?.title == "item 10")
+        #expect(state.lineOfRow[state.selection] - state.scrollOffset == line)
+        #expect(state.arrived == ["id:x", "id:y"])
+        #expect(state.toasts.last?.message == "2 new items")
+        // And at the top they carry "new"
+        state.press("g")
+        let lines = App.view(state).trimmedLines
+        #expect(lines[1] == " x new" && lines[2] == " y new" && lines[3] == " item 1")
+    }
+
+    @Test func anUnchangedPageSaysNoNewItemsWithoutMovingTheSelection() {
+        var state = Fixture.state(showing: Self.page(["a", "b", "c"]))
+        state.press("j")
+        state.press("r")
+        state.send(.pageLoaded(Self.page(["a", "b", "c"], source: .revalidated)))
+        #expect(state.toasts.last?.message == "no new items")
+        #expect(state.selection == 1 && state.arrived.isEmpty)
+    }
+
+    @Test func capitalRSaysOnceWhenEveryPageIsAnswered() {
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
+        state.press("R")
+        state.send(.pageLoaded(Fixture.page(1)))
+        #expect(state.toasts.isEmpty)
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 2) + [Fixture.item("late")])))
+        #expect(state.toasts.map(\.message) == ["1 new item"])
+    }
+
+    @Test func aWatchRevalidatesPageOneOnItsIntervalAndKeepsWhatMovedOn() {
+        // Given a-c and twenty more, watching every 5 minutes, the fifteenth selected
+        let more = (1...20).map { "item \($0)" }
+        var state = Fixture.state(showing: Self.page(["a", "b", "c"] + more), size: Size(width: 80, height: 8))
+        state.press("w")
+        #expect(state.watch?.interval == 300)
+        for _ in 0..<14 { state.press("j") }
+        // When the interval passes, page 1 is revalidated (a 304 when nothing changed)
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(100))) == [])
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(301))) == [.load(page: 1, policy: .returnCacheThenLoad)])
+        // And when it brings n, pushing c off the page, c stays listed and b stays where it was
+        let line = state.lineOfRow[state.selection] - state.scrollOffset
+        state.send(.pageLoaded(Self.page(["n", "a", "b"] + more)))
+        #expect(state.rows.map { state.items[$0].title } == ["n", "a", "b"] + more + ["c"])
+        #expect(state.selectedItem?.title == "item 12" && state.lineOfRow[state.selection] - state.scrollOffset == line)
+        #expect(state.arrived == ["id:n"] && state.toasts.last?.message == "1 new item")
+        #expect(App.view(state).trimmedLines[7].contains("watch 5m"))
+        // A watch that finds nothing says nothing
+        state.send(.tick(Fixture.now.addingTimeInterval(700)))
+        state.send(.pageLoaded(Self.page(["n", "a", "b"] + more + ["c"], source: .revalidated)))
+        #expect(state.toasts.last?.message == "1 new item" && state.toasts.count == 2)
+        // w stops it
+        state.press("w")
+        #expect(state.watch == nil && state.send(.tick(Fixture.now.addingTimeInterval(5000))) == [])
+    }
+}
+
+@Suite("update: copying, comments, the feed list and search")
+struct DailyScreensTests {
+    static let story = Fixture.item("Show HN: x", url: "https://example.com/x", fields: ["id": .number("1"), "title": "Show HN: x"])
+    static let thread = CommentThread(comments: [
+        .init(depth: 0, author: "ann", text: "first", createdAt: Fixture.now.addingTimeInterval(-3600)),
+        .init(depth: 1, author: "bob", text: "a reply that is long enough to wrap on a narrow screen", createdAt: nil),
+        .init(depth: 2, author: nil, text: "[deleted]", createdAt: nil),
+        .init(depth: 0, author: "cy", text: "second", createdAt: nil),
+        .init(depth: 0, author: nil, text: "", createdAt: nil, more: 7),
+    ])
+
+    @Test func yCopiesTheLinkAndCapitalYTheJSON() {
+        var state = Fixture.state(showing: Fixture.page(1, items: [Self.story, Fixture.item("no link")]))
+        #expect(state.press("y") == [.copy("https://example.com/x", what: "link")])
+        #expect(state.press("Y") == [.copy(#"{"id":1,"title":"Show HN: x"}"#, what: "JSON")])
+        state.press("j")
+        #expect(state.press("y") == [] && state.toasts.last?.message == "no link to copy")
+    }
+
+    @Test func aFeedWithoutCommentsSaysSo() {
+        var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]))
+        #expect(state.press("c") == [] && state.press("C") == [])
+        #expect(state.toasts.map(\.message).allSatisfy { $0.hasPrefix("no comments") || $0.hasPrefix("no discussion") })
+        #expect(state.mode == .list)
+    }
+
+    @Test func cShowsTheThreadAsAnIndentedTreeThatFolds() {
+        var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]), size: Size(width: 40, height: 14))
+        state.commentsAvailable = true
+        #expect(state.press("c") == [.loadComments(Self.story, policy: .returnCacheElseLoad), .mark([Self.story], seen: true)])
+        #expect(App.view(state).trimmedLines.contains { $0.hasSuffix(" loading comments…") })
+        state.send(.commentsLoaded(item: Self.story.readingKey, Self.thread))
+        var lines = App.view(state).trimmedLines
+        #expect(Array(lines[0...12]) == [
+            " Show HN: x                      q back",
+            " ann · 1h ago",
+            " first",
+            "",
+            "   bob",
+            "   a reply that is long enough to wrap",
+            "   on a narrow screen",
+            "",
+            "     [deleted]",
+            "     [deleted]",
+            "",
+            " cy",
+            " second",
+        ])
+        // When Enter folds ann's thread, its replies go and it says how many
+        state.press(.enter)
+        lines = App.view(state).trimmedLines
+        #expect(Array(lines[1...6]) == [" ann · 1h ago · [+2] replies folded", " first", "", " cy", " second", ""])
+        #expect(lines[7] == " … 7 more replies (C opens the page)")
+        // j moves to the next comment shown, q goes back to the list
+        state.press("j")
+        #expect(state.comments?.selection == 3)
+        state.press("q")
+        #expect(state.mode == .list && !state.shouldQuit)
+    }
+
+    @Test func aCommentsFailureSaysWhyWithTheWayToRetry() {
+        var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]), size: Size(width: 40, height: 10))
+        state.commentsAvailable = true
+        state.press("c")
+        state.send(.commentsFailed(item: Self.story.readingKey, .httpStatus(code: 404, excerpt: "")))
+        #expect(App.view(state).trimmedLines.contains { $0.contains("r to retry") })
+        #expect(state.press("r") == [.loadComments(Self.story, policy: .reloadIgnoringCache)])
+    }
+
+    @Test func theFeedListShowsCountsOpensAFeedAndComesBack() {
+        // Given the browser starting on the feed list
+        var state = AppState(feedTitle: "feeds", size: Size(width: 80, height: 8), now: Fixture.now)
+        state.mode = .feeds(FeedListState())
+        state.hasFeed = false
+        #expect(state.send(.start) == [.listFeeds])
+        state.send(.feedsListed([FeedEntry(name: "hn", description: "Hacker News", origin: .preset),
+                                 FeedEntry(name: "reddit", description: "a subreddit", argument: "SUBREDDIT", origin: .preset)]))
+        state.send(.feedSummarized(name: "hn", FeedSummary(unseen: 12, fetchedAt: Fixture.now.addingTimeInterval(-300))))
+        state.send(.feedSummarized(name: "reddit", FeedSummary(unseen: nil, fetchedAt: nil)))
+        let lines = App.view(state).trimmedLines
+        #expect(lines[1] == " hn                12 new        fetched 5m ago   Hacker News")
+        #expect(lines[2] == " reddit:SUBREDDIT  not fetched                    a subreddit")
+        // When Enter opens hn, the browser loads it and q comes back to the list
+        #expect(state.press(.enter) == [.openFeed("hn")])
+        #expect(state.send(.feedOpened(title: "hn", hasComments: true)) == [.load(page: 1, policy: .returnCacheElseLoad)])
+        #expect(state.mode == .list && state.feedTitle == "hn" && state.commentsAvailable)
+        state.send(.pageLoaded(Fixture.page(1)))
+        // (the list asks for its counts again: the feed just read changed them)
+        #expect(state.press("q") == [.listFeeds] && state.feeds != nil && !state.shouldQuit)
+        // A feed that takes an argument asks for it first
+        state.press("j")
+        state.press(.enter)
+        for character in "swift" { state.press(.character(character)) }
+        #expect(App.view(state).trimmedLines[7] == " reddit:swift")
+        #expect(state.press(.enter) == [.openFeed("reddit:swift")])
+        // And q on the list quits
+        #expect(state.press("q") == [.quit])
+    }
+
+    @Test func capitalFListsFeedsOverTheFeedBeingReadAndEscComesBack() {
+        var state = Fixture.state()
+        state.press("j")
+        #expect(state.press("F") == [.listFeeds])
+        #expect(state.feeds != nil)
+        #expect(App.view(state).trimmedLines[0].hasSuffix("Enter opens · q back"))
+        state.press(.escape)
+        #expect(state.mode == .list && state.selection == 1)
+        // q comes back too, without quitting
+        state.press("F")
+        #expect(state.press("q") == [] && state.mode == .list && !state.shouldQuit)
+    }
+
+    @Test func capitalSSearchesEverythingSeenAndShowsTheMatches() throws {
+        var state = Fixture.state(size: Size(width: 60, height: 8))
+        state.press("S")
+        for character in "swift" { state.press(.character(character)) }
+        #expect(state.press(.enter) == [.search("swift")])
+        #expect(App.view(state).trimmedLines.contains { $0.contains("searching…") })
+        let match = ReadingLog.Match(feedID: "f", feedTitle: "lobsters", key: "id:1", title: "Swift on Linux", author: "ann", text: "",
+                                     link: "https://example.com/s", id: "1", createdAt: Fixture.now.addingTimeInterval(-7200),
+                                     listedAt: Fixture.now, seenAt: nil)
+        state.send(.searched(query: "swift", [match]))
+        let lines = App.view(state).trimmedLines
+        #expect(lines[0].hasPrefix(" search: swift"))
+        #expect(lines[1] == " Swift on Linux  lobsters · ann · 2h ago")
+        #expect(lines[7].hasPrefix(" match 1/1"))
+        #expect(state.press("y") == [.copy("https://example.com/s", what: "link")])
+        state.press(.enter)
+        #expect(state.detail?.item.title == "Swift on Linux")
+        state.press("q")
+        state.press("q")
+        #expect(state.mode == .list && !state.shouldQuit)
+    }
+}
+
+extension AppState {
+    var comments: CommentsState? { if case .comments(let c) = mode { c } else { nil } }
+    var feeds: FeedListState? { if case .feeds(let f) = mode { f } else { nil } }
+}
