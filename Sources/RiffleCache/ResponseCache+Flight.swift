@@ -9,7 +9,7 @@ extension ResponseCache {
         var request: HTTPRequest
         var lifetime: CacheLifetime
         var location: BodyLocation
-        /// Whether `validate` parses the body as JSON itself (PageLoader's does).
+        /// Whether `validate` parses the body as JSON itself (a `Client`'s pipeline does, `target(_:)`).
         var checksJSON: Bool
         var validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void
         var fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse

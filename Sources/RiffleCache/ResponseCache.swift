@@ -27,7 +27,7 @@ import RiffleHTTP
 public actor ResponseCache: ResponseCaching {
     /// Limits and hooks.
     public struct Configuration: Sendable {
-        /// Bytes on disk (responses and pages) before least recently used entries are evicted.
+        /// Bytes on disk (every body, named ones too) before least recently used entries are evicted.
         public var sizeLimit = 200 * 1024 * 1024
         /// Entries kept in memory.
         public var memoryCountLimit = 512

@@ -92,7 +92,7 @@ public struct CachedResponse: Sendable, Equatable {
     /// server's `Cache-Control`/`Expires`, else the request's `maxAge`); nil for an answer that
     /// was not cached.
     public var freshUntil: Date?
-    /// What the body's owner stored beside it (`BodyLocation.page`'s note).
+    /// What the body's owner stored beside it (the note of `RiffleCache`'s `BodyLocation.named`).
     package var note: String?
 
     /// Creates a value; the cache makes these, tests and fakes may too.
