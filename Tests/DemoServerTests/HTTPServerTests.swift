@@ -138,7 +138,7 @@ struct HTTPServerTests {
         let reply = try #require(client.readReply())
 
         #expect(reply.headers["connection"] == "close")
-        #expect(client.isAtEndOfStream())
+        #expect(client.wasClosedByServer())
     }
 
     @Test func http10KeepAliveIsHonoured() throws {
@@ -184,7 +184,7 @@ struct HTTPServerTests {
 
         server.stop()
 
-        #expect(idle.isAtEndOfStream())
+        #expect(idle.wasClosedByServer())
         #expect(RawClient(port: server.port) == nil)
         #expect(errno == ECONNREFUSED)
         #expect(throws: TestHTTP.Failure.self) { try TestHTTP.get(server.url("/late")) }
@@ -204,7 +204,8 @@ struct HTTPServerTests {
         let started = ContinuousClock.now
         server.stop()
 
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Not the hour of the delay, nor the 5 s `stop` gives its threads at most.
+        #expect(ContinuousClock.now - started < .seconds(4))
         #expect(client.readReply() == nil)
     }
 

@@ -23,7 +23,7 @@ struct CacheCoalescingTests {
     func waiting(_ count: Int, on fixture: CacheFixture) async -> [Task<CachedResponse, any Error>] {
         let request = fixture.request()
         let tasks = (0..<count).map { _ in Task { try await fixture.get(request, .reloadIgnoringCache) } }
-        while await fixture.cache.waiterCount(for: request) < count { await Task.yield() }
+        #expect(await eventually { await fixture.cache.waiterCount(for: request) >= count })
         return tasks
     }
 
@@ -35,7 +35,7 @@ struct CacheCoalescingTests {
 
         // The server answers only once the cache has let the cancelled caller go.
         tasks[0].cancel()
-        while await fixture.cache.waiterCount(for: fixture.request()) > 2 { await Task.yield() }
+        #expect(await eventually { await fixture.cache.waiterCount(for: fixture.request()) <= 2 })
         gate.signal()
 
         await #expect(throws: RiffleError.cancelled) { try await tasks[0].value }
@@ -59,12 +59,12 @@ struct CacheCoalescingTests {
         let tasks = (0..<2).map { _ in
             Task { try await fixture.cache.response(for: request, policy: .reloadIgnoringCache, maxAge: nil, validate: { _ in }, fetch: fetch) }
         }
-        while await fixture.cache.waiterCount(for: request) < 2 { await Task.yield() }
+        #expect(await eventually { await fixture.cache.waiterCount(for: request) >= 2 })
 
         for task in tasks { task.cancel() }
 
         for task in tasks { await #expect(throws: RiffleError.cancelled) { try await task.value } }
-        while outcome.withLock({ $0 }) == nil { await Task.yield() }
+        #expect(await eventually { outcome.withLock { $0 } != nil })
         #expect(outcome.withLock { $0 } == .cancelled)
         #expect(await fixture.cache.waiterCount(for: request) == 0)
         #expect(try await fixture.cache.statistics().entryCount == 0)
@@ -91,7 +91,7 @@ struct CacheCoalescingTests {
         let fetch: @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse = { sent throws(RiffleError) in
             let response = try await transport.send(sent)
             late.withLock { $0 = Task { try await fixture.get(request, .reloadIgnoringCache) } }
-            while await cache.waiterCount(for: request) < 2 { await Task.yield() }
+            _ = await eventually { await cache.waiterCount(for: request) >= 2 }
             return response
         }
 

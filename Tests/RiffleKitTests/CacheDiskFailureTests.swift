@@ -1,7 +1,6 @@
 import DemoServer
 import Foundation
 import Testing
-@testable import RiffleCache
 @testable import RiffleKit
 #if canImport(Glibc)
 import Glibc
@@ -13,41 +12,12 @@ import Glibc
 /// user (a cache it can read but not write, even when the tests run as root).
 @Suite("Cache: a full disk and a read-only cache")
 struct CacheDiskFailureTests {
-    static let directoryVariable = "RIFFLE_DISK_CHILD_DIR"
-    static let templateVariable = "RIFFLE_DISK_CHILD_TEMPLATE"
-    static let modeVariable = "RIFFLE_DISK_CHILD_MODE"
-    /// The largest file the full-disk child may write: pages 1 and 2 fit, later ones do not.
-    static let fileSizeLimit = 256 * 1024
-
-    struct Child {
-        var directory: String
-        var template: String
-        var mode: String
-
-        static var current: Child? {
-            let environment = ProcessInfo.processInfo.environment
-            guard let directory = environment[directoryVariable], let template = environment[templateVariable],
-                  let mode = environment[modeVariable] else { return nil }
-            return Child(directory: directory, template: template, mode: mode)
-        }
-
-        func loader() throws -> (PageLoader, CacheShared<[String]>) {
-            let lines = CacheShared<[String]>([])
-            var configuration = PageLoader.Configuration()
-            configuration.log = { line in lines.withLock { $0.append(line) } }
-            let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: URL(fileURLWithPath: directory),
-                                    transport: CurlTransport(), configuration: configuration)
-            return (loader, lines)
-        }
-    }
-
+    /// Runs `riffle-test-child disk-MODE` on `directory` and the feed `template`.
     static func run(_ mode: String, directory: URL, template: String) async throws -> CacheChildProcess.Result {
-        try await CacheChildProcess.run(filter: "diskChild", environments: [
-            [directoryVariable: directory.path, templateVariable: template, modeVariable: mode],
-        ])[0]
+        try await CacheChildProcess.run([["disk-" + mode, directory.path, template]])[0]
     }
 
-    /// Small pages 1 and 2, then pages of 512 KB: over the child's file size limit.
+    /// Small pages 1 and 2, then pages of 512 KB: over the child's file size limit (256 KB).
     static func growingServer() throws -> HTTPServer {
         try HTTPServer { request in
             let page = Int(request.query("page") ?? "") ?? 0
@@ -55,74 +25,6 @@ struct CacheDiskFailureTests {
             return .json(#"{"items": [{"id": \#(page), "title": "page \#(page)", "pad": "\#(padding)"}]}"#,
                          headers: [("Cache-Control", "max-age=600")])
         }
-    }
-
-    /// The children's work; does nothing unless started by a test below.
-    @Test func diskChild() async throws {
-        guard let child = Child.current else { return }
-        switch child.mode {
-        case "full": try await fullDisk(child)
-        case "write": try await writePages(child)
-        case "read-only": try await readOnly(child)
-        default: Issue.record("unknown mode \(child.mode)")
-        }
-    }
-
-    private func fullDisk(_ child: Child) async throws {
-        var limit = rlimit(rlim_cur: rlim_t(Self.fileSizeLimit), rlim_max: rlim_t(Self.fileSizeLimit))
-        #expect(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0)
-        signal(SIGXFSZ, SIG_IGN)  // as a full disk: the write fails, the process goes on
-        let (loader, log) = try child.loader()
-
-        for number in 1...6 {
-            let page = try await loader.load(number)
-            #expect(page.source == .network && page.items.map(\.title) == ["page \(number)"], "page \(number)")
-        }
-
-        for number in 1...2 { #expect(try await loader.load(number, policy: .returnCacheDontLoad).source == .cache) }
-        for number in 3...6 {
-            await #expect(throws: RiffleError.notCached) { try await loader.load(number, policy: .returnCacheDontLoad) }
-        }
-        let lines = log.withLock { $0 }
-        let warnings = lines.filter { $0.contains("could not store") }
-        #expect(warnings.count == 1, "\(lines)")
-        #expect(warnings.first?.contains("feed_3.json: File too large") == true, "\(lines)")
-        #expect(lines.allSatisfy { !$0.contains("Domain") }, "\(lines)")
-        let folder = loader.store.directory.path
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["feed_1.json", "feed_2.json"],
-                "no temporary file left")
-    }
-
-    private func writePages(_ child: Child) async throws {
-        let (loader, _) = try child.loader()
-        for number in 1...3 { _ = try await loader.load(number) }
-    }
-
-    private func readOnly(_ child: Child) async throws {
-        if geteuid() == 0 {
-            // Root writes anywhere: be another user, for whom the folder is read-only.
-            #expect(setgroups(0, nil) == 0 && setgid(65534) == 0 && setuid(65534) == 0)
-        }
-        let (loader, log) = try child.loader()
-
-        // `--offline` finds the pages on disk.
-        for number in 1...3 {
-            let page = try await loader.load(number, policy: .returnCacheDontLoad)
-            #expect(page.source == .cache && page.items.count == 30, "page \(number)")
-        }
-        #expect(loader.peekCachedPage(2)?.items.count == 30)
-        // Pages that arrive are shown, though they cannot be kept.
-        for number in 4...5 {
-            let page = try await loader.load(number)
-            #expect(page.source == .network && page.items.count == 30, "page \(number)")
-        }
-        let reloaded = try await loader.load(1, policy: .reloadIgnoringCache)
-        #expect(reloaded.source == .network && reloaded.items.count == 30)
-        let lines = log.withLock { $0 }
-        let warnings = lines.filter { $0.contains("could not store") }
-        #expect(warnings.count == 1, "\(lines)")
-        #expect(warnings.first?.contains("read-only") == true || warnings.first?.contains("Permission denied") == true, "\(lines)")
-        #expect(lines.allSatisfy { !$0.contains("Domain") }, "\(lines)")
     }
 
     @Test func pagesThatArriveAreReturnedWhenTheDiskFillsUp() async throws {
@@ -133,7 +35,7 @@ struct CacheDiskFailureTests {
 
         let child = try await Self.run("full", directory: directory, template: server.baseURL.absoluteString + "/feed?page={page}")
 
-        #expect(child.passed("diskChild"), "\(CacheChildProcess.failures(child))")
+        #expect(child.passed("disk-full"), "\(CacheChildProcess.failures(child))")
         #expect(server.requestCount == 6)
     }
 
@@ -141,13 +43,13 @@ struct CacheDiskFailureTests {
     func aReadOnlyCacheStillAnswers(withItsWALOpen: Bool) async throws {
         let server = try DemoFeedServer(latency: .zero)
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
+        let directory = Self.folderOthersCanReach().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
         defer {
             Self.setMode(directory, folders: 0o700, files: 0o600)
             try? FileManager.default.removeItem(at: directory)
         }
         let writer = try await Self.run("write", directory: directory, template: server.template)
-        #expect(writer.passed("diskChild"), "\(CacheChildProcess.failures(writer))")
+        #expect(writer.passed("disk-write"), "\(CacheChildProcess.failures(writer))")
         let index = directory.appendingPathComponent("responses/index.sqlite").path
         // Another riffle still running keeps the index's -wal and -shm; after the last one exits they
         // are gone, and a reader that cannot create them opens the index as an immutable file.
@@ -159,10 +61,24 @@ struct CacheDiskFailureTests {
 
         let reader = try await Self.run("read-only", directory: directory, template: server.template)
 
-        #expect(reader.passed("diskChild"), "\(CacheChildProcess.failures(reader))")
+        #expect(reader.passed("disk-read-only"), "\(CacheChildProcess.failures(reader))")
         #expect(Self.listing(directory) == before, "nothing written")
         #expect(server.requestCount(page: 4) == 1 && server.requestCount(page: 1) == 2)
         _ = other
+    }
+
+    /// Where the read-only cache goes: the temporary directory when every folder above it lets other
+    /// users through (the child drops to another user when run as root), else /tmp, which POSIX
+    /// provides for every user. A private `TMPDIR` (`mktemp -d`, mode 0700) would hide the cache.
+    static func folderOthersCanReach() -> URL {
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL
+        var folder = temporary
+        while folder.path != "/" {
+            var info = stat()
+            guard stat(folder.path, &info) == 0, info.st_mode & 0o001 != 0 else { return URL(fileURLWithPath: "/tmp") }
+            folder.deleteLastPathComponent()
+        }
+        return temporary
     }
 
     /// Every file and folder under `url` with its size.

@@ -6,8 +6,7 @@ import Testing
 
 @Suite("Cache shared by two processes")
 struct CacheMultiProcessTests {
-    static let directoryVariable = "RIFFLE_CACHE_CHILD_DIR"
-    static let writerVariable = "RIFFLE_CACHE_CHILD_WRITER"
+    /// The same as `riffle-test-child cache-writer`'s, which writes the cache read here.
     static let keys = 20
 
     static func configuration() -> ResponseCache.Configuration {
@@ -19,22 +18,6 @@ struct CacheMultiProcessTests {
 
     static func request(_ key: Int) -> HTTPRequest { HTTPRequest(url: URL(string: "http://127.0.0.1:1/shared/\(key)")!) }
 
-    /// The child's work; does nothing unless started by `twoProcessesWritingTheSameKeys`.
-    @Test func childWriter() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let path = environment[Self.directoryVariable], let writer = environment[Self.writerVariable] else { return }
-        let cache = ResponseCache(directory: URL(fileURLWithPath: path), configuration: Self.configuration())
-        for round in 0..<(Self.keys * 6) {
-            let key = round % Self.keys
-            let pad = String(repeating: writer, count: (key % 2 == 0 ? 500 : 6_000) + round)
-            let body = Data(#"{"writer": "\#(writer)", "round": \#(round), "pad": "\#(pad)"}"#.utf8)
-            let url = Self.request(key).url
-            _ = try await cache.response(for: Self.request(key), policy: .reloadIgnoringCache, maxAge: 3_600, validate: { _ in }) { _ in
-                HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body, url: url)
-            }
-        }
-    }
-
     @Test func twoProcessesWritingTheSameKeys() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-procs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -42,11 +25,9 @@ struct CacheMultiProcessTests {
         var configuration = Self.configuration()
         configuration.log = { line in lines.withLock { $0.append(line) } }
 
-        let children = try await CacheChildProcess.run(filter: "childWriter", environments: ["a", "b"].map {
-            [Self.directoryVariable: directory.path, Self.writerVariable: $0]
-        })
+        let children = try await CacheChildProcess.run(["a", "b"].map { ["cache-writer", directory.path, $0] })
 
-        #expect(children.allSatisfy { $0.passed("childWriter") }, "\(children.map(CacheChildProcess.failures))")
+        #expect(children.allSatisfy { $0.passed("cache-writer") }, "\(children.map(CacheChildProcess.failures))")
         let cache = ResponseCache(directory: directory, configuration: configuration)
         var writers: Set<String> = []
         for key in 0..<Self.keys {
@@ -62,7 +43,7 @@ struct CacheMultiProcessTests {
         #expect(bodyFiles.count == Self.keys / 2)  // every replaced body file was removed
     }
 
-    static let templateVariable = "RIFFLE_CACHE_CHILD_TEMPLATE"
+    /// As `riffle-test-child page-refresher`: `riffle dump --refresh` of every page, five times.
     static let pages = 8
 
     /// A feed whose every answer is new: its version (a counter across all requests) is in the body
@@ -86,23 +67,6 @@ struct CacheMultiProcessTests {
 
     static let rounds = 5
 
-    /// The child's work: `riffle dump --refresh` of every page, five times. Does
-    /// nothing unless started by `twoProcessesRefreshingOneFeedLeaveEveryPageWhole`.
-    @Test func childPageRefresher() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard let path = environment[Self.directoryVariable], let template = environment[Self.templateVariable],
-              let writer = environment[Self.writerVariable] else { return }
-        let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: URL(fileURLWithPath: path), transport: CurlTransport())
-        _ = writer
-        for _ in 0..<Self.rounds {
-            // Both in the same order, so they write each page at about the same moment.
-            for number in 1...Self.pages {
-                let page = try await loader.load(number, policy: .reloadIgnoringCache)
-                #expect(page.source == .network && page.items.count == 1)
-            }
-        }
-    }
-
     @Test func twoProcessesRefreshingOneFeedLeaveEveryPageWhole() async throws {
         let server = try Self.changingServer()
         defer { server.stop() }
@@ -110,11 +74,9 @@ struct CacheMultiProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let template = server.baseURL.absoluteString + "/feed?page={page}"
 
-        let children = try await CacheChildProcess.run(filter: "childPageRefresher", environments: ["a", "b"].map {
-            [Self.directoryVariable: directory.path, Self.templateVariable: template, Self.writerVariable: $0]
-        })
+        let children = try await CacheChildProcess.run([["page-refresher", directory.path, template], ["page-refresher", directory.path, template]])
 
-        #expect(children.allSatisfy { $0.passed("childPageRefresher") }, "\(children.map(CacheChildProcess.failures))")
+        #expect(children.allSatisfy { $0.passed("page-refresher") }, "\(children.map(CacheChildProcess.failures))")
         #expect(server.requestCount == 2 * Self.rounds * Self.pages)
         let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: directory, transport: CurlTransport())
         for number in 1...Self.pages {

@@ -171,7 +171,7 @@ struct CacheTrustTests {
         let loader = try loader()
         _ = try await loader.load(1)
         let folder = loader.store.directory
-        let gone = try exitedProcessID()
+        let gone = try await CacheChildProcess.exitedProcessID()
         let old = Date().addingTimeInterval(-60)
         // What `kill -9` in the middle of writes leaves: temporary files of a process that is gone.
         let stale = [".feed_2.json.\(gone).1f2e.tmp", ".feed_1.json.\(gone).ab.tmp"]
@@ -198,23 +198,5 @@ struct CacheTrustTests {
         #expect(names == ["feed_1.json", "feed_5.json", live, foreign, folderLookingStale])
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("responses/" + staleBody).path))
         #expect(log.contains { $0.contains("removed 3 temporary files") }, "\(log)")
-    }
-
-    /// The id of a process that has exited (and been reaped).
-    func exitedProcessID() throws -> pid_t {
-        var pid: pid_t = 0
-        // This test binary, asked to run a test that does not exist: it starts and exits at once.
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/proc/self/exe"), strdup("--testing-library"), strdup("swift-testing"),
-                                                     strdup("--filter"), strdup("no-such-test-\(UUID().uuidString)"), nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        guard posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, nil) == 0 else { throw CacheChildProcess.Failure(description: "spawn") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return pid
     }
 }

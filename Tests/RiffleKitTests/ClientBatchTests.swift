@@ -26,7 +26,7 @@ struct ClientBatchTests {
         // Every answer waits for the test's signal: the window is checked step by step, not by timing.
         let gate = DispatchSemaphore(value: 0)
         let server = try HTTPServer { request in
-            gate.wait()
+            gate.waitForTest()
             return .json(#"{"n": \#(request.query("n") ?? "")}"#)
         }
         let client = makeClient(server)
@@ -34,7 +34,7 @@ struct ClientBatchTests {
         let batch = Task { await client.sendBatch(endpoints, maxConcurrent: 3) }
         for released in 0...7 {
             // Three are in flight (then fewer as the list runs out) before the next answer is let go.
-            let arrived = await waitUntil { server.requestCount >= min(10, 3 + released) }
+            let arrived = await eventually { server.requestCount >= min(10, 3 + released) }
             #expect(arrived)
             gate.signal()
         }
@@ -138,17 +138,4 @@ enum MultipartParser {
             return Part(disposition: field("content-disposition") ?? "", type: field("content-type"), body: content)
         }
     }
-}
-
-/// Yields until `condition` holds; false after 10 s (a broken window, reported rather than hung).
-/// Polls `condition` every few milliseconds for up to 30 s. It sleeps between polls rather than
-/// yielding: a yielding loop keeps a cooperative thread busy, and on two cores that starves the very
-/// tasks it waits for.
-private func waitUntil(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import RiffleKit
 
 /// Hand-written pieces checked against answers published by others, never against themselves.
-@Suite("SHA-256 and ISO 8601 against published known answers")
+@Suite("SHA-256, ISO 8601 and HTTP dates against published known answers")
 struct KnownAnswerTests {
     /// FIPS 180-2 appendix B and the NIST CSRC examples (SHA256.pdf), plus the empty message.
     @Test(arguments: [
@@ -60,5 +60,23 @@ struct KnownAnswerTests {
     ])
     func iso8601RejectsWhatIsNoDate(text: String) {
         #expect(Timestamp.iso8601(text) == nil, "\(text)")
+    }
+
+    /// RFC 9110 §5.6.7's own example and MDN's, then calendar edges; Unix seconds from
+    /// `date -u -d '...' +%s`, not from the parser.
+    @Test(arguments: [
+        ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777.0),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 1_445_412_480.0),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0.0),
+        ("Tue, 29 Feb 2000 23:59:59 GMT", 951_868_799.0),
+        (" Fri, 31 Dec 9999 23:59:59 GMT ", 253_402_300_799.0),
+    ])
+    func httpDateKnownAnswers(text: String, seconds: Double) {
+        #expect(HTTPDate.parse(text)?.timeIntervalSince1970 == seconds, "\(text)")
+    }
+
+    @Test(arguments: ["", "soon", "1994-11-06T08:49:37Z", "784111777"])
+    func httpDateRejectsWhatIsNoDate(text: String) {
+        #expect(HTTPDate.parse(text) == nil, "\(text)")
     }
 }

@@ -82,17 +82,17 @@ final class PageLoaderTests: Sendable {
         let feed = try DemoFeed.load()
         let gate = DispatchSemaphore(value: 0)
         let held = try HTTPServer { _ in
-            gate.wait()
+            gate.waitForTest()
             return .json(feed.pageJSON(4))
         }
         defer { held.stop() }
         let loader = PageLoader(feed: try Feed(template: held.baseURL.absoluteString + "/p/{page}"), cacheDirectory: cache,
                                 transport: CurlTransport())
         let first = Task { try await loader.load(4) }
-        while held.requestCount < 1 { await Task.yield() }
+        #expect(await eventually { held.requestCount >= 1 })
         let second = Task { try await loader.load(4) }
         let reload = Task { try await loader.load(4, policy: .reloadIgnoringCache) }
-        while await loader.joinedCount < 2 { await Task.yield() }
+        #expect(await eventually { await loader.joinedCount >= 2 })
         gate.signal()
         let pages = try await [first.value, second.value, reload.value]
         #expect(held.requestCount == 1)
@@ -189,10 +189,12 @@ final class PageLoaderTests: Sendable {
     }
 
     @Test func connectionRefusedIsAClearError() async throws {
-        let closed = try Feed(template: "http://127.0.0.1:9/page/{page}")
+        let refusing = try RefusingPort()
+        let closed = try Feed(template: "http://127.0.0.1:\(refusing.port)/page/{page}")
         let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: CurlTransport())
-        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:9", reason: "connection refused")) {
+        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:\(refusing.port)", reason: "connection refused")) {
             try await loader.load(1)
         }
+        withExtendedLifetime(refusing) {}
     }
 }

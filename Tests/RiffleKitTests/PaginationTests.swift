@@ -6,13 +6,18 @@ import Testing
 @testable import RiffleKit
 
 @Suite("Every pagination style against a server on 127.0.0.1")
-struct PaginationTests {
+final class PaginationTests: Sendable {
     let server: HTTPServer
     let cache: URL
 
     init() throws {
         server = try PaginationServer.start()
         cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pagination-\(UUID().uuidString)")
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: cache)
     }
 
     func loader(_ path: String, _ pagination: Pagination, environment: [String: String] = [:],

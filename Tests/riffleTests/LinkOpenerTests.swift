@@ -33,10 +33,10 @@ struct LinkOpenerTests {
             return script
         }
 
-        /// The lines `name` recorded (without END), waiting up to 10 s for a detached one to finish them.
+        /// The lines `name` recorded (without END), waiting up to 30 s for a detached one to finish them.
         func record(_ name: String) -> [String]? {
             let path = folder.appending(path: "\(name).record").path
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
                 if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("END\n") {
                     return text.split(separator: "\n").dropLast().map(String.init)

@@ -3,7 +3,7 @@ import Foundation
 /// The `riffle` executable that `swift build` put beside the test bundle.
 enum RiffleBinary {
     static var url: URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.standardizedFileURL.deletingLastPathComponent()
         // On Linux the test runner is `<bin>/RifflePackageTests.xctest`; on macOS it is inside a bundle.
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("riffle").path),
               directory.path != "/" {
@@ -17,11 +17,12 @@ enum RiffleBinary {
         try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
-    /// A loopback port nothing listens on: bound, then closed (never a guessed "closed" port).
-    static func closedPort() throws -> Int {
+    /// A loopback port that refuses every connection while the tests run: a socket bound to it that
+    /// never listens (and is never closed, so nothing else can take the port). Never a guessed
+    /// "closed" port, nor one closed again that another test might bind.
+    static let refusingPort: Int? = {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Spawn.Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
@@ -29,12 +30,15 @@ enum RiffleBinary {
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard named else { throw Spawn.Failure(description: "bind: \(String(cString: strerror(errno)))") }
+        guard named else { close(fd); return nil }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
+    }()
 
-    /// A URL template on `closedPort()`: a request to it is refused at once.
-    static func refusingTemplate() throws -> String { "http://127.0.0.1:\(try closedPort())/{page}" }
+    /// A URL template on `refusingPort`: a request to it is refused at once.
+    static func refusingTemplate() throws -> String {
+        guard let port = refusingPort else { throw Spawn.Failure(description: "could not bind a loopback port") }
+        return "http://127.0.0.1:\(port)/{page}"
+    }
 
     /// A fresh empty folder for one test.
     static func temporaryDirectory() throws -> URL {

@@ -86,13 +86,14 @@ final class TmuxSession {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
         }
-        let wanted = URL(fileURLWithPath: executable).standardizedFileURL.path
+        // As /proc/PID/exe names it: absolute, every symbolic link (`.build/debug`) resolved.
+        let wanted = URL(fileURLWithPath: executable).absoluteURL.resolvingSymlinksInPath().path
         for (pid, _) in parents {
             var ancestor = parents[pid]
             while let current = ancestor, current != pane, current > 1 { ancestor = parents[current] }
             guard ancestor == pane,
                   let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
-                  URL(fileURLWithPath: path).standardizedFileURL.path == wanted else { continue }
+                  URL(fileURLWithPath: path).resolvingSymlinksInPath().path == wanted else { continue }
             return pid
         }
         return nil

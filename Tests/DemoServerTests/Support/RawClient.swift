@@ -15,7 +15,7 @@ final class RawClient {
     private var buffer: [UInt8] = []
 
     /// Nil with `errno` set when the connection is refused.
-    init?(port: Int, timeout seconds: Int = 5) {
+    init?(port: Int, timeout seconds: Int = 30) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
@@ -61,9 +61,6 @@ final class RawClient {
         buffer.removeFirst(length)
         return Reply(status: Int(statusLine[1]) ?? 0, headers: headers, body: body)
     }
-
-    /// True when nothing more can be read: the server closed the connection, or the read timed out.
-    func isAtEndOfStream() -> Bool { buffer.isEmpty && !fill() }
 
     /// True only when the server closed the connection (end of stream or reset) within `within`
     /// (else the client's timeout), with nothing unread before that.

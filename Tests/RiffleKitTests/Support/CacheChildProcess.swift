@@ -3,13 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts copies of this test binary (`/proc/self/exe`) running one Swift Testing test, so real
-/// processes share a cache folder (threads with their own SQLite connections would not exercise the
-/// file locks between processes), or run with a process-wide setting (a file size limit, another
-/// user) that must not touch the other tests.
-///
-/// A child test does nothing unless its environment variables are set; its `#expect`s decide its
-/// exit status, and its output goes to a file (never a pipe) that the parent shows on failure.
+/// Starts `riffle-test-child` (the executable target built beside this test bundle), so real
+/// processes share a cache folder, or run with a process-wide setting (a file size limit, another
+/// user) that must not touch the other tests. Its output goes to a file (never a pipe) that the
+/// parent shows on failure.
 enum CacheChildProcess {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -17,36 +14,32 @@ enum CacheChildProcess {
         var status: Int32
         var output: String
 
-        /// Whether the child ran `test` and it passed (a filter that matched nothing exits 0 too).
-        func passed(_ test: String) -> Bool {
-            status == 0 && output.contains("Test \(test)() passed")
+        /// Whether the child ran `mode` and every one of its checks passed.
+        func passed(_ mode: String) -> Bool {
+            status == 0 && output.contains("ok \(mode)")
         }
     }
 
-    /// Spawns one child per entry of `environments` (added to this process's environment), all running
+    /// The child program: found beside the test bundle, in the folder `swift build` put both in.
+    static var executable: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.standardizedFileURL.deletingLastPathComponent()
+        // On Linux the test runner is `<bin>/RifflePackageTests.xctest`; on macOS it is inside a bundle.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("riffle-test-child").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("riffle-test-child").path
+    }
+
+    /// Spawns one child per entry of `runs` (the child's arguments: a mode, then its own), all running
     /// at once, and returns their exit statuses and output in order. A child still running after
     /// `timeout` is killed (status -1).
-    static func run(filter: String, environments: [[String: String]], timeout: Duration = .seconds(120)) async throws -> [Result] {
-        let executable = "/proc/self/exe"
-        let argv = [executable, "--testing-library", "swift-testing", "--filter", filter]
+    static func run(_ runs: [[String]], timeout: Duration = .seconds(120)) async throws -> [Result] {
         var children: [(pid: pid_t, output: String)] = []
         defer { for child in children { unlink(child.output) } }
-        for extra in environments {
+        for arguments in runs {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-child-\(UUID().uuidString).out").path
-            let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-            let cArgs = argv.map { strdup($0) } + [nil]
-            let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { (cArgs + cEnv).forEach { free($0) } }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, nil, cArgs, cEnv)
-            guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }
-            children.append((pid, output))
+            children.append((try spawn(arguments, output: output), output))
         }
         let deadline = ContinuousClock.now + timeout
         var results: [Result] = []
@@ -60,7 +53,7 @@ enum CacheChildProcess {
                 if result == -1 && errno != EINTR { break }
                 if ContinuousClock.now > deadline {
                     kill(child.pid, SIGKILL)
-                    waitpid(child.pid, &status, 0)
+                    while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
                     break
                 }
                 try? await Task.sleep(for: .milliseconds(5))
@@ -72,8 +65,43 @@ enum CacheChildProcess {
         return results
     }
 
-    /// The lines of a child's output worth showing: its failed expectations.
+    /// The id of a process that has exited and been reaped: the child, run with no arguments.
+    static func exitedProcessID() async throws -> pid_t {
+        let pid = try spawn([], output: "/dev/null")
+        let deadline = ContinuousClock.now + .seconds(60)
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { return pid }
+            if result == -1 && errno != EINTR { throw Failure(description: "waitpid: \(String(cString: strerror(errno)))") }
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                throw Failure(description: "riffle-test-child did not exit within a minute")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private static func spawn(_ arguments: [String], output: String) throws -> pid_t {
+        let executable = executable
+        let cArgs = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        // The child gets this process's environment (`environ`), XDG folders and all.
+        let spawned = posix_spawn(&pid, executable, &actions, nil, cArgs, environ)
+        guard spawned == 0 else { throw Failure(description: "posix_spawn \(executable): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
+    /// The lines of a child's output worth showing: its failed checks.
     static func failures(_ result: Result) -> String {
-        result.output.split(separator: "\n").filter { $0.contains("✘") || $0.contains("error") }.prefix(20).joined(separator: "\n")
+        result.output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.contains("error") }.prefix(20).joined(separator: "\n")
     }
 }

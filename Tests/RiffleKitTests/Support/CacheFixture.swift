@@ -44,7 +44,7 @@ final class CacheFixture: Sendable {
         self.route = route
         server = try HTTPServer { request in
             let current = route.withLock { $0 }
-            current.gate?.wait()
+            current.gate?.waitForTest()
             let etag = current.headers.first { $0.name == "ETag" }?.value
             if current.status == 200, let etag, request.header("If-None-Match") == etag {
                 return HTTPServer.Response(status: 304, headers: current.headers).delayed(by: current.delay)

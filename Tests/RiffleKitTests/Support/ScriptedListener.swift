@@ -37,6 +37,9 @@ final class ScriptedListener: Sendable {
             while true {
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else { return }  // shutdown() in deinit ends the loop
+                // No read waits for ever: a peer silent for a minute counts as gone.
+                var timeout = timeval(tv_sec: 60, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let index = accepted.count.withLock { count in
                     defer { count += 1 }
                     return count
@@ -72,17 +75,32 @@ struct RawConnection {
 
     /// Reads one request (head and `Content-Length` body); returns the head's text, nil at end of stream.
     mutating func readRequest() -> String? {
+        guard let head = readHead() else { return nil }
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        return readBody(length: length) == length ? head : nil
+    }
+
+    /// Reads a request's head, leaving its body unread; returns the head's text, nil at end of stream.
+    mutating func readHead() -> String? {
         while true {
             if let end = findBlankLine() {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
                 buffer.removeFirst(end + 4)
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                while buffer.count < length { guard receive() else { return nil } }
-                buffer.removeFirst(length)
                 return head
             }
             guard receive() else { return nil }
+        }
+    }
+
+    /// Reads and discards up to `length` bytes of body; returns how many arrived before the stream ended.
+    mutating func readBody(length: Int) -> Int {
+        var count = 0
+        while true {
+            let take = min(buffer.count, length - count)
+            buffer.removeFirst(take)
+            count += take
+            guard count < length, receive() else { return count }
         }
     }
 
@@ -104,7 +122,8 @@ struct RawConnection {
         buffer.removeAll()
     }
 
-    /// Blocks until the peer closes (or resets) the connection, discarding what it sends.
+    /// Blocks until the peer closes (or resets) the connection, or is silent for a minute, discarding
+    /// what it sends.
     mutating func waitForClose() {
         while receive() {}
     }
