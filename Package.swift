@@ -23,7 +23,11 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["AssetEmbedder"]),
         // libcurl's functions, declared by hand and loaded on first use (libcurl.so.4 ships without headers).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "RiffleKit", dependencies: ["CSQLite3", "CCurl", "RiffleAssets"]),
+        // RiffleKit's layers, bottom up; each may import only what its dependencies list (see README, "Modules").
+        .target(name: "RiffleJSON"),
+        .target(name: "RiffleHTTP", dependencies: ["RiffleJSON", "CCurl"]),
+        .target(name: "RiffleCache", dependencies: ["RiffleJSON", "RiffleHTTP", "CSQLite3"]),
+        .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleCache", "RiffleAssets"]),
         .target(name: "CWidth"),
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
@@ -38,7 +42,7 @@ let package = Package(
         // What RiffleKit's tests run in child processes (two writers of one cache, a full disk, another
         // user): a program of its own, so no test is a child's entry point in disguise.
         .executableTarget(name: "riffle-test-child", dependencies: ["RiffleKit"], path: "Tests/RiffleTestChild"),
-        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer", "riffle-test-child"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "RiffleJSON", "RiffleHTTP", "RiffleCache", "DemoServer", "riffle-test-child"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleTUI", "RiffleKit"]),

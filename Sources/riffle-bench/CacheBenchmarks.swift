@@ -88,7 +88,7 @@ struct CacheBenchmarks {
         let start = clock.now
         for number in 1...count {
             let loaded = try await loader.load(number)
-            precondition(loaded.source == .disk, "page \(number) was not cached")
+            precondition(loaded.source == .cache, "page \(number) was not cached")
         }
         return (clock.now - start).seconds
     }

@@ -99,7 +99,7 @@ struct PageLoadSection {
                 let start = clock.now
                 let page = try await loader.load(number)
                 samples.append(micros(start.duration(to: clock.now)))
-                precondition(page.source == .disk && page.items.count == BenchFeed.perPage)
+                precondition(page.source == .cache && page.items.count == BenchFeed.perPage)
             }
         }
         let warm = Timing(samples: samples.sorted())

@@ -8,7 +8,8 @@ import RiffleKit
 enum CacheCommand {
     /// The folders under the cache root that Riffle owns. `clear` removes only these, never the
     /// root itself: `--cache-dir` may point at a folder that also holds other things.
-    static let ownedFolders = ["feeds", "responses"]
+    /// The folders the cache keeps in its root: the feeds' pages and the other responses.
+    static func ownedFolders(_ root: URL) -> [URL] { [PageStore.feedsDirectory(root), root.appendingPathComponent("responses")] }
 
     static func run(_ arguments: Arguments) async throws(Arguments.UsageError) -> Int32 {
         guard let action = arguments.positionals.first else {
@@ -93,7 +94,7 @@ enum CacheCommand {
         let responses = CacheInventory.size(of: root.appendingPathComponent("responses", isDirectory: true))
         let pages = feeds.reduce(0) { $0 + $1.pages }
         let bytes = feeds.reduce(0) { $0 + $1.bytes } + responses
-        guard ownedFolders.contains(where: { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }) else {
+        guard ownedFolders(root).contains(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
             print("nothing cached in \(root.path)")
             return 0
         }

@@ -14,11 +14,9 @@ enum CacheInventory {
         var bytes: Int
     }
 
-    /// The feeds with a folder under `<root>/feeds`, largest first.
+    /// The feeds with a folder of pages in the cache at `root` (`PageStore.feedIDs`), largest first.
     static func feeds(in root: URL) -> [FeedUsage] {
-        let feedsFolder = root.appendingPathComponent("feeds", isDirectory: true)
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: feedsFolder.path)) ?? []
-        return ids.compactMap { id -> FeedUsage? in
+        PageStore.feedIDs(in: root).compactMap { id -> FeedUsage? in
             let store = PageStore(cacheDirectory: root, feedID: id)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: store.directory.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }

@@ -61,7 +61,7 @@ final class DumpReport {
     /// The names `--timings` uses for where a page came from.
     static func sourceName(_ source: Page.Source) -> String {
         switch source {
-        case .disk: "cache"
+        case .cache: "cache"
         case .network: "network"
         case .revalidated: "revalidated"
         case .stale: "stale"

@@ -6,7 +6,7 @@ import RiffleTUI
 
 @Suite("the run loop, with an in-memory terminal and a page source the test answers")
 struct BrowserLoopTests {
-    static let cached = LoopFixture.page(1, titles: ["cached one", "cached two"], source: .disk, fetchedAgo: 600)
+    static let cached = LoopFixture.page(1, titles: ["cached one", "cached two"], source: .cache, fetchedAgo: 600)
     static let fresh = LoopFixture.page(1, titles: ["fresh one", "fresh two", "fresh three"], source: .revalidated, fetchedAgo: 0)
 
     @Test func theFirstFrameComesFromTheCacheThenTheRevalidatedPageReplacesIt() async {
@@ -75,7 +75,7 @@ struct BrowserLoopTests {
 
     @Test func reloadsOfSeveralPagesRunOneAfterAnother() async {
         // Given pages 1 and 2 on disk, both shown, and every load so far answered
-        let page2 = LoopFixture.page(2, titles: ["two a", "two b"], source: .disk)
+        let page2 = LoopFixture.page(2, titles: ["two a", "two b"], source: .cache)
         let run = LoopRun(terminal: InMemoryTerminal(size: LoopFixture.size), pages: MockPageSource(stored: [1: Self.cached, 2: page2]))
         defer { run.pages.failEverythingWaiting() }
         run.terminal.send(.key(.character("n")))

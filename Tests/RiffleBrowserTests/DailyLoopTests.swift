@@ -13,7 +13,7 @@ struct DailyLoopTests {
     }
 
     static let reference = ReadingLog.FeedRef(id: "feed-1", name: "demo", title: "feed")
-    static let page = LoopFixture.page(1, titles: ["one", "two", "three"], source: .disk)
+    static let page = LoopFixture.page(1, titles: ["one", "two", "three"], source: .cache)
 
     /// A loop on `pages` with the reading log in `folder`, the clock moved by the test.
     static func run(_ pages: MockPageSource, folder: Folder, clock: LockedValue<Date>, terminal: InMemoryTerminal = InMemoryTerminal(size: Self.size),
@@ -70,7 +70,7 @@ struct DailyLoopTests {
         let folder = Folder()
         let thread = CommentThread(comments: [.init(depth: 0, author: "ann", text: "a comment", createdAt: nil)])
         let item = Item(id: "one", title: "one", details: [], url: "https://example.com/one", createdAt: nil, fields: ["id": "one"])
-        let page = Page(number: 1, items: [item], data: Data(), source: .disk, fetchedAt: LoopFixture.now, status: 200)
+        let page = Page(number: 1, items: [item], data: Data(), source: .cache, fetchedAt: LoopFixture.now, status: 200)
         let pages = MockPageSource(stored: [1: page], threads: ["id:one": thread])
         defer { pages.failEverythingWaiting() }
         let copied = LockedValue<[String]>([])
@@ -104,7 +104,7 @@ struct DailyLoopTests {
         let folder = Folder()
         // Given two feeds: alpha waiting for its page, beta with its page on disk
         let alpha = MockPageSource()
-        let beta = MockPageSource(stored: [1: LoopFixture.page(1, titles: ["beta item"], source: .disk)])
+        let beta = MockPageSource(stored: [1: LoopFixture.page(1, titles: ["beta item"], source: .cache)])
         defer { alpha.failEverythingWaiting(); beta.failEverythingWaiting() }
         let run = Self.run(alpha, folder: folder, clock: LockedValue(LoopFixture.now), shelf: MockShelf(["alpha": alpha, "beta": beta]),
                            start: .feedList)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 
 @Suite("Cache freshness: Cache-Control, Expires, request max age")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RiffleHTTP
 @testable import RiffleKit
 
 @Suite("Cache keys: canonical URLs and credentials")

@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import Synchronization
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 
 /// Another program (a second riffle, a backup, `sqlite3` left open) holding the index's write lock.
@@ -51,7 +52,7 @@ struct CacheLockTests {
         #expect(start.duration(to: .now) < .seconds(60))
         // A read (`--offline`) needs no write lock, though it changes the page's access time.
         let stored = try await loader.load(1, policy: .returnCacheDontLoad)
-        #expect(stored.source == .disk && stored.data == first.data)
+        #expect(stored.source == .cache && stored.data == first.data)
         #expect(loader.peekCachedPage(1)?.data == first.data)
         await #expect(throws: RiffleError.notCached) { try await loader.load(4, policy: .returnCacheDontLoad) }
         let warnings = logLines.withLock { $0 }.filter { $0.contains("could not store") }
@@ -61,7 +62,7 @@ struct CacheLockTests {
         // Once the lock is gone, pages are stored again.
         try holder.execute("COMMIT")
         _ = try await loader.load(7)
-        #expect(try await loader.load(7, policy: .returnCacheDontLoad).source == .disk)
+        #expect(try await loader.load(7, policy: .returnCacheDontLoad).source == .cache)
     }
 
     @Test func aStoreWaitingForTheLockLeavesTheCacheFreeForOthers() async throws {

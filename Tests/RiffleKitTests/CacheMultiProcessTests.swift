@@ -87,7 +87,7 @@ struct CacheMultiProcessTests {
             #expect(stored.metadata?.url == template.replacingOccurrences(of: "{page}", with: "\(number)"))
             // And `--offline` finds it.
             let page = try await loader.load(number, policy: .returnCacheDontLoad)
-            #expect(page.data == stored.data && page.source == .disk)
+            #expect(page.data == stored.data && page.source == .cache)
         }
         #expect(server.requestCount == 2 * Self.rounds * Self.pages)
         let names = try FileManager.default.contentsOfDirectory(atPath: loader.store.directory.path).sorted()

@@ -38,7 +38,7 @@ final class CachePageLoaderTests: Sendable {
         let after = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
         #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
-        #expect(try await loader.load(1).source == .disk)
+        #expect(try await loader.load(1).source == .cache)
         #expect(loader.store.read(1)?.metadata?.fetchedAt == clock.date)
     }
 
@@ -55,10 +55,10 @@ final class CachePageLoaderTests: Sendable {
         let one = try await loader.load(1)
         let two = try await loader.load(2)
         let stats = try await loader.cache.statistics()
-        let feed = try #require(stats.feeds.first)
-        #expect(stats.feeds.count == 1)
-        #expect(feed.feedID == loader.feed.id)
-        #expect(feed.pageCount == 2)
+        let feed = try #require(stats.owners.first)
+        #expect(stats.owners.count == 1)
+        #expect(feed.owner == loader.feed.id)
+        #expect(feed.count == 2)
         #expect(feed.size == one.data.count + two.data.count)
         #expect(stats.totalSize == feed.size)
 
@@ -82,15 +82,15 @@ final class CachePageLoaderTests: Sendable {
 
         #expect(page.source == .network)
         #expect(server.requestCount(page: 3) == 2)
-        #expect(try await fresh.cache.statistics().feeds.first?.pageCount == 1)
-        #expect(try await fresh.load(3).source == .disk)
+        #expect(try await fresh.cache.statistics().owners.first?.count == 1)
+        #expect(try await fresh.load(3).source == .cache)
     }
 
     @Test func pagesCarryTheFreshnessTheCacheDecided() async throws {
         let first = try await loader.load(1)
         #expect(first.freshUntil == first.fetchedAt.addingTimeInterval(60))  // the demo server's max-age=60
         let stored = try await loader.load(1)
-        #expect(stored.source == .disk && stored.freshUntil == first.freshUntil)
+        #expect(stored.source == .cache && stored.freshUntil == first.freshUntil)
         #expect(loader.peekCachedPage(1)?.freshUntil == first.freshUntil)
         clock.advance(3_600)
         server.stop()

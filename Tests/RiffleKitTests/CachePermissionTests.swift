@@ -61,7 +61,7 @@ struct CachePermissionTests {
         let newer = try loader()
         let page = try await newer.load(1, policy: .returnCacheDontLoad)
 
-        #expect(page.source == .disk)
+        #expect(page.source == .cache)
         for suffix in ["", "-wal", "-shm"] {
             #expect(try mode(URL(fileURLWithPath: index.path + suffix)) == 0o600, "index.sqlite\(suffix)")
         }

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 
 /// A cache folder written by the previous layout (index version 1: page metadata in
@@ -37,7 +38,7 @@ struct CacheUpgradeTests {
 
         let page = try await loader.load(1, policy: .returnCacheDontLoad)
 
-        #expect(page.source == .disk && page.data == body)
+        #expect(page.source == .cache && page.data == body)
         #expect(server.requestCount(page: 1) == 1)
         #expect(loader.store.readMetadata(1)?.url == url.absoluteString)
         #expect(loader.store.readMetadata(1)?.next == url.absoluteString + "&n=2")

@@ -44,7 +44,7 @@ final class InMemoryResponseCache: ResponseCaching {
 
     func statistics() -> CacheStatistics {
         let size = stored.withLock { $0.values.reduce(0) { $0 + $1.body.count } }
-        return CacheStatistics(totalSize: size, entryCount: count, sizeLimit: .max, feeds: [])
+        return CacheStatistics(totalSize: size, entryCount: count, sizeLimit: .max)
     }
 
     func removeAll() { stored.withLock { $0.removeAll() } }

@@ -1,6 +1,8 @@
 import DemoServer
 import Foundation
 import Testing
+@testable import RiffleHTTP
+@testable import RiffleCache
 @testable import RiffleKit
 
 /// Seed 002's duplicate suppression: identical calls in flight share one transfer, counted by a server

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Testing
+@testable import RiffleHTTP
 @testable import RiffleKit
 
 @Suite("Envelopes as the seeds read them, against 127.0.0.1")

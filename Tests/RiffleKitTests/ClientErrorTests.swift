@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import Synchronization
 import Testing
+@testable import RiffleHTTP
 @testable import RiffleKit
 
 @Suite("Client: each error produced for real on 127.0.0.1")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RiffleJSON
 @testable import RiffleKit
 
 /// Numbers and sizes a server picks: each is checked, none traps, and a page's items are bounded.

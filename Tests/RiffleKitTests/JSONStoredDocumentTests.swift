@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RiffleJSON
 @testable import RiffleKit
 
 /// `JSONDocument(data, validation: .structure)`, the reading mode of pages read back from disk:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RiffleHTTP
 @testable import RiffleKit
 
 /// Hand-written pieces checked against answers published by others, never against themselves.

@@ -53,8 +53,8 @@ struct PageLoaderRequestTests {
         #expect(sent.first?.header("content-type") == "application/json")
         #expect(FileManager.default.fileExists(atPath: loader.store.bodyURL(2).path))
         // Each page is its own cache entry, keyed by its body: asked again, it comes from disk.
-        #expect(try await loader.load(1).source == .disk)
-        #expect(try await loader.load(2).source == .disk)
+        #expect(try await loader.load(1).source == .cache)
+        #expect(try await loader.load(2).source == .cache)
         #expect(server.requestCount == 2)
         // The last page says so (total reached), and cache-only works with the server gone.
         #expect(try await loader.load(3).isLastPage)

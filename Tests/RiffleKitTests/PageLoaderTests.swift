@@ -35,7 +35,7 @@ final class PageLoaderTests: Sendable {
     @Test func secondLoadComesFromDiskWithNoRequest() async throws {
         let first = try await loader.load(1)
         let second = try await loader.load(1)
-        #expect(second.source == .disk)
+        #expect(second.source == .cache)
         #expect(second.items == first.items)
         #expect(second.fetchedAt.timeIntervalSince1970 == first.fetchedAt.timeIntervalSince1970)
         #expect(server.requestCount(page: 1) == 1)
@@ -62,7 +62,7 @@ final class PageLoaderTests: Sendable {
         #expect(try Data(contentsOf: file(3)) == before)
         #expect(loader.store.readMetadata(3) == metaBefore)
         let cached = try await loader.load(3)
-        #expect(cached.source == .disk)
+        #expect(cached.source == .cache)
     }
 
     @Test func httpErrorsReadAsOneLine() async throws {
@@ -158,7 +158,7 @@ final class PageLoaderTests: Sendable {
         // A new loader, so the page comes from disk rather than from memory.
         let reader = PageLoader(feed: loader.feed, cacheDirectory: cache, transport: CurlTransport())
         let page = try await reader.load(1)
-        #expect(page.source == .disk)
+        #expect(page.source == .cache)
         #expect(page.items.count == first.items.count)
         #expect(page.items[0].title.hasPrefix("\u{FFFD}"))
         #expect(page.items[0].title.dropFirst() == first.items[0].title.dropFirst())

@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import Synchronization
 import Testing
+@testable import RiffleCache
 @testable import RiffleKit
 
 @Suite("Every pagination style against a server on 127.0.0.1")
@@ -65,7 +66,7 @@ final class PaginationTests: Sendable {
 
         let backTwo = try await loader.load(2, policy: .returnCacheDontLoad)
         let backOne = try await loader.load(1, policy: .returnCacheDontLoad)
-        #expect(titles(backTwo) == ["item 3", "item 4"] && backTwo.source == .disk && !backTwo.isLastPage)
+        #expect(titles(backTwo) == ["item 3", "item 4"] && backTwo.source == .cache && !backTwo.isLastPage)
         #expect(titles(backOne) == ["item 1", "item 2"])
         let past = try await loader.load(4)  // no request: page 3 had no cursor
         #expect(past.isLastPage && past.items.isEmpty)
@@ -105,13 +106,13 @@ final class PaginationTests: Sendable {
         let feed = try Feed(template: server.baseURL.absoluteString + "/cursor", pagination: Pagination(.cursor(path: "data.after", parameter: "after")))
         let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
         #expect(titles(try await loader.load(2)) == ["after g1"])
-        #expect(try await loader.load(2).source == .disk)
+        #expect(try await loader.load(2).source == .cache)
 
         generation.withLock { $0 = 2 }
         _ = try await loader.load(1, policy: .reloadIgnoringCache)
         let second = try await loader.load(2)
         #expect(titles(second) == ["after g2"] && second.source == .network)
-        #expect(try await loader.load(2).source == .disk)
+        #expect(try await loader.load(2).source == .cache)
         #expect(server.requests.map(\.target) == ["/cursor", "/cursor?after=g1", "/cursor", "/cursor?after=g2"])
     }
 
@@ -132,7 +133,7 @@ final class PaginationTests: Sendable {
         #expect(pages.map(\.isLastPage) == [false, false, true])
         #expect(targets == ["/link", "/link?p=2", "/link?p=3"])
         let cachedSecond = try await loader.load(2)
-        #expect(cachedSecond.source == .disk && !cachedSecond.isLastPage)
+        #expect(cachedSecond.source == .cache && !cachedSecond.isLastPage)
     }
 
     @Test func hasMoreFalseEndsThePageNumberedFeed() async throws {

@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import Synchronization
 import Testing
+@testable import RiffleHTTP
 @testable import RiffleKit
 
 /// Route tables saved from real machines (`cat /proc/net/route /proc/net/ipv6_route`).

@@ -21,7 +21,7 @@ struct CacheSourceTests {
         // Given page 1 shown straight from disk for the first frame, its request answered
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
-        state.send(.pageLoaded(Fixture.page(1, source: .disk, fetchedAgo: 7200)))
+        state.send(.pageLoaded(Fixture.page(1, source: .cache, fetchedAgo: 7200)))
         state.press("j")
         // When the loader's revalidated copy arrives with nobody waiting for it
         let fresh = Fixture.page(1, items: Fixture.items(10, page: 1).reversed(), source: .revalidated, fetchedAgo: 0)
@@ -36,7 +36,7 @@ struct CacheSourceTests {
     @Test func aSecondDiskCopyOfAShownPageChangesNothing() {
         var state = Fixture.state()
         let before = state
-        state.send(.pageLoaded(Fixture.page(1, items: [], source: .disk)))
+        state.send(.pageLoaded(Fixture.page(1, items: [], source: .cache)))
         #expect(state == before)
     }
 

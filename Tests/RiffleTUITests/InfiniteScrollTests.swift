@@ -58,7 +58,7 @@ struct InfiniteScrollTests {
     }
 
     @Test func statusBarShowsThePageOfTheSelection() {
-        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, source: .disk)])
+        var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, source: .cache)])
         state.size = Size(width: 60, height: 8)
         #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · item 11/20 · page 2 · cache"))
         state.press("k")

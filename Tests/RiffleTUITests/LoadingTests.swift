@@ -18,10 +18,10 @@ struct LoadingTests {
     @Test func loadedPageReplacesTheList() {
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
-        state.send(.pageLoaded(Fixture.page(1, source: .disk)))
+        state.send(.pageLoaded(Fixture.page(1, source: .cache)))
         #expect(state.items.count == 10)
         #expect(state.loading == .idle)
-        #expect(state.pageInfo == PageInfo(source: .disk, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
+        #expect(state.pageInfo == PageInfo(source: .cache, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
     }
 
     @Test func nextPageKeepsTheListWhileLoadingThenSelectsItsFirstItem() {

@@ -15,29 +15,29 @@ struct StatusBarTests {
     }
 
     @Test func freshCachedPage() {
-        let state = Fixture.state(showing: Fixture.page(1, source: .disk, fetchedAgo: 600), size: Self.wide)
+        let state = Fixture.state(showing: Fixture.page(1, source: .cache, fetchedAgo: 600), size: Self.wide)
         #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · cache · fetched 10m ago")
     }
 
     @Test func oldCachedPageIsStale() {
-        let state = Fixture.state(showing: Fixture.page(1, source: .disk, fetchedAgo: 2 * 3600), size: Self.wide)
+        let state = Fixture.state(showing: Fixture.page(1, source: .cache, fetchedAgo: 2 * 3600), size: Self.wide)
         #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · stale · fetched 2h ago")
     }
 
     @Test func aCachedPageIsStaleWhenItsOwnFreshnessEndsNotAfterAFixedHour() {
         // The server allowed a day: two hours old is still fresh.
-        var page = Fixture.page(1, source: .disk, fetchedAgo: 2 * 3600)
+        var page = Fixture.page(1, source: .cache, fetchedAgo: 2 * 3600)
         page.freshUntil = Fixture.now.addingTimeInterval(22 * 3600)
         #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · item 1/10 · page 1 · cache · fetched 2h ago")
         // The feed's maxAge was five minutes: ten minutes old is stale.
-        page = Fixture.page(1, source: .disk, fetchedAgo: 600)
+        page = Fixture.page(1, source: .cache, fetchedAgo: 600)
         page.freshUntil = Fixture.now.addingTimeInterval(-300)
         #expect(Self.statusLine(Fixture.state(showing: page, size: Self.wide)) == " demo feed · item 1/10 · page 1 · stale · fetched 10m ago")
     }
 
     @Test func connectionFailureShowsOfflineUntilTheNetworkAnswers() {
         // Given a cached page and a reload that cannot connect
-        var state = Fixture.state(showing: Fixture.page(1, source: .disk), size: Self.wide)
+        var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
         state.press("r")
         state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost:9", reason: "connection refused")))
         // Then the bar says offline

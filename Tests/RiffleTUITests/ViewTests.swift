@@ -87,7 +87,7 @@ struct ViewTests {
     }
 
     @Test func statusBarShowsActivityWhenThereIsRoom() {
-        var state = Fixture.state(showing: Fixture.page(1, source: .disk, fetchedAgo: 3 * 86_400))
+        var state = Fixture.state(showing: Fixture.page(1, source: .cache, fetchedAgo: 3 * 86_400))
         state.size = Size(width: 80, height: 8)
         state.press("n")
         #expect(App.view(state).trimmedLines[7] ==

@@ -109,7 +109,7 @@ struct RiffleTestChild {
         }
         for number in 1...2 {
             let source = try await loader.load(number, policy: .returnCacheDontLoad).source
-            checks.check(source == .disk, "page \(number) from \(source)")
+            checks.check(source == .cache, "page \(number) from \(source)")
         }
         for number in 3...6 {
             do {
@@ -143,7 +143,7 @@ struct RiffleTestChild {
         // `--offline` finds the pages on disk.
         for number in 1...3 {
             let page = try await loader.load(number, policy: .returnCacheDontLoad)
-            checks.check(page.source == .disk && page.items.count == 30, "page \(number): \(page.source), \(page.items.count) items")
+            checks.check(page.source == .cache && page.items.count == 30, "page \(number): \(page.source), \(page.items.count) items")
         }
         checks.check(loader.peekCachedPage(2)?.items.count == 30, "peek at page 2")
         // Pages that arrive are shown, though they cannot be kept.

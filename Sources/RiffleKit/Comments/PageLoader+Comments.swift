@@ -20,7 +20,7 @@ extension PageLoader {
                                                cachePolicy: policy, maxAge: 300, shape: nil,
                                                decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules) })
         endpoint.envelope = .none
-        return try await client.perform(endpoint, target: CacheTarget(cache: cache, location: .automatic)).value
+        return try await client.perform(endpoint, target: cache.target(.automatic)).value
     }
 
     /// The page a browser shows for `item`'s discussion (`C`), when the feed names one.

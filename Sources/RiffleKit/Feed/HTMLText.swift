@@ -12,7 +12,7 @@
 /// such as `&#27;`) becomes its visible picture (␛), DEL ␡, a C1 control or bidirectional override
 /// U+FFFD, as the browser's sanitiser shows them.
 ///
-/// ```swift
+/// ```
 /// HTMLText.plainText("<p>Hello &amp; <a href=\"https://x.org/a\">welcome</a></p><p>Bye</p>")
 /// // "Hello & welcome (https://x.org/a)\n\nBye"
 /// ```

@@ -12,7 +12,7 @@ import Foundation
 /// `hits`, `items`, `data.children`, `topic_list.topics`, `edges`... An empty array there is an empty
 /// page (the end of a feed); an array of numbers or strings alone is `RiffleError.scalarItems`.
 ///
-/// ```swift
+/// ```
 /// let items = try ItemExtractor.items(in: data)                          // zero-config
 /// let posts = try ItemExtractor.items(in: data, itemPath: "data.children",
 ///                                     fields: FieldMapping(title: "title", link: "url"))

@@ -2,17 +2,10 @@ import Foundation
 
 /// One page of a feed: its items and where they came from.
 public struct Page: Sendable, Equatable {
-    /// Where a page's bytes came from.
-    public enum Source: String, Sendable, Equatable {
-        /// Read from `feed_<page>.json` with no request.
-        case disk
-        /// Fetched from the server just now.
-        case network
-        /// Read from disk after the server confirmed it unchanged (304); its age starts again.
-        case revalidated
-        /// Read from disk past its freshness because the network failed; show its age.
-        case stale
-    }
+    /// Where a page's bytes came from: the cache's own answer (`.cache`: its file, with no request;
+    /// `.network`; `.revalidated`: its file after a 304; `.stale`: its file past its freshness), one
+    /// enum from the cache to the screen.
+    public typealias Source = CachedResponse.Source
 
     /// The page number, 1-based unless the feed says otherwise.
     public var number: Int

@@ -35,7 +35,7 @@ extension PageLoader {
     /// A page read from the index and its file, parsed once.
     nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(RiffleError) -> Page {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
-        var page = try page(number, data: stored.data, source: .disk, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
+        var page = try page(number, data: stored.data, source: .cache, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
                             next: stored.metadata?.next, known: stored.metadata != nil)
         if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
             page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
@@ -59,10 +59,10 @@ extension PageLoader {
         return page
     }
 
-    /// Pages keep their `feeds/<feed-id>/feed_<page>.json` file as the body of their cache entry, and
-    /// their URL and next link (from the body `parsed` kept, read before storing) in its note.
+    /// Pages keep their file (`PageStore`'s) as the body of their cache entry, and their URL and next
+    /// link (from the body `parsed` kept, read before storing) in its note.
     nonisolated func pageLocation(_ number: Int, url: URL, parsed: ParsedBodyBox) -> BodyLocation {
-        .page(path: "feeds/\(feed.id)/feed_\(number).json", feed: feed.id, note: { response in
+        store.location(number, note: { response in
             let kept = parsed.value.withLock { $0 }
             let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false))
             let next = body.flatMap { self.feed.pagination.nextURL(after: url, headers: response.headers, document: $0.document) }
@@ -70,7 +70,12 @@ extension PageLoader {
         })
     }
 
-    /// The page from the cache with no request: `.disk` when fresh, `.stale` when not; nil on a miss.
+    /// The loader's cache, keeping page `number`'s body at its `pageLocation`, for the client's pipeline.
+    nonisolated func cacheTarget(_ number: Int, url: URL, parsed: ParsedBodyBox) -> CacheTarget {
+        cache.target(pageLocation(number, url: url, parsed: parsed))
+    }
+
+    /// The page from the cache with no request: `.cache` when fresh, `.stale` when not; nil on a miss.
     /// A page that no longer parses is removed and logged.
     func storedPage(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async -> Page? {
         // A page's body is only ever kept in its own file: without the file there is nothing to look
@@ -93,7 +98,7 @@ extension PageLoader {
         let metadata = PageStore.metadata(value.note, fetchedAt: value.fetchedAt, status: value.response.status, etag: nil, lastModified: nil)
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {
-            var page = try page(number, data: value.response.body, source: Self.source(value.source), fetchedAt: value.fetchedAt,
+            var page = try page(number, data: value.response.body, source: value.source, fetchedAt: value.fetchedAt,
                                 status: value.response.status, next: metadata?.next, known: metadata != nil)
             page.freshUntil = value.freshUntil
             return page
@@ -104,7 +109,7 @@ extension PageLoader {
         }
     }
 
-    /// Page `number` from its file and index row with no identity check: `.disk` while fresh, else
+    /// Page `number` from its file and index row with no identity check: `.cache` while fresh, else
     /// `.stale`. For a cache-only read when a variable the feed's requests need is unset (no request
     /// can be made, so none is).
     nonisolated func pageAsStored(_ number: Int) -> Page? {
@@ -112,15 +117,6 @@ extension PageLoader {
         if let freshUntil = page.freshUntil, clock() >= freshUntil { page.source = .stale }
         if page.freshUntil == nil { page.source = .stale }
         return page
-    }
-
-    static func source(_ source: CachedResponse.Source) -> Page.Source {
-        switch source {
-        case .cache: .disk
-        case .network: .network
-        case .revalidated: .revalidated
-        case .stale: .stale
-        }
     }
 }
 

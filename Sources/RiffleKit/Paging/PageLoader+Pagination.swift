@@ -16,7 +16,7 @@ extension PageLoader {
 
     /// What a page past the end is: empty and last, made without a request so the end is never requested forever.
     nonisolated func endPage(_ number: Int) -> Page {
-        Page(number: number, items: [], data: Data("[]".utf8), source: .disk, fetchedAt: .distantPast,
+        Page(number: number, items: [], data: Data("[]".utf8), source: .cache, fetchedAt: .distantPast,
              status: 200, isLastPage: true)
     }
 

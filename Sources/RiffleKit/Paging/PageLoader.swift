@@ -96,18 +96,18 @@ public actor PageLoader {
 
     /// Loads page `number` (1-based).
     ///
-    /// - `.returnCacheElseLoad` (default): the page on disk when fresh (`.disk`), else the network,
+    /// - `.returnCacheElseLoad` (default): the page on disk when fresh (`.cache`), else the network,
     ///   revalidating with `If-None-Match` (`.revalidated` on a 304); when the network fails, the page
     ///   on disk marked `.stale`.
     /// - `.reloadIgnoringCache`: the network; the file is replaced only by a 2xx answer whose body is
     ///   JSON holding an item array, otherwise it stays byte-identical and the error is thrown.
-    /// - `.returnCacheDontLoad`: the disk only (`.disk`, or `.stale` when past its age); `RiffleError.notCached` when absent.
+    /// - `.returnCacheDontLoad`: the disk only (`.cache`, or `.stale` when past its age); `RiffleError.notCached` when absent.
     /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(RiffleError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             // Answered here, without waiting behind fetches of other pages.
-            if let page = await storedPage(number, policy: policy), page.source == .disk || policy == .returnCacheDontLoad { return page }
+            if let page = await storedPage(number, policy: policy), page.source == .cache || policy == .returnCacheDontLoad { return page }
             if policy == .returnCacheDontLoad { throw .notCached }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
             if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }
@@ -196,12 +196,12 @@ public actor PageLoader {
         let parsedBody = ParsedBodyBox()
         let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
                                                           keep: parsedBody),
-                                             target: CacheTarget(cache: cache, location: pageLocation(number, url: url, parsed: parsedBody)))
+                                             target: cacheTarget(number, url: url, parsed: parsedBody))
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
         let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
         links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
-        var page = page(number, parsed: parsed, data: reply.response.body, source: Self.source(reply.source), fetchedAt: reply.fetchedAt,
+        var page = page(number, parsed: parsed, data: reply.response.body, source: reply.source, fetchedAt: reply.fetchedAt,
                         status: reply.response.status, next: next?.absoluteString, known: true)
         page.freshUntil = reply.freshUntil
         return page

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The pages of one feed on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact bytes the
-/// server sent. What Riffle knows about a page (its URL and next link, fetch time, status,
+/// server sent. This type is the one place that layout is spelled: the loader, the cache (which
+/// keeps each page as a body its owner named, `BodyLocation.named`) and `riffle` ask it. What Riffle knows about a page (its URL and next link, fetch time, status,
 /// validators) is in its row of the cache's index, written in the same commit as the file, so a
 /// page's bytes and its metadata always agree (see `DiskCache`).
 ///
@@ -71,19 +72,50 @@ package struct PageStore: Sendable {
 
     /// - Parameter log: told about damaged entries found (and removed) while reading.
     init(cacheDirectory: URL, feedID: String, log: @escaping @Sendable (String) -> Void) {
-        directory = cacheDirectory.appendingPathComponent("feeds", isDirectory: true)
-            .appendingPathComponent(feedID, isDirectory: true)
+        directory = Self.feedsDirectory(cacheDirectory).appendingPathComponent(feedID, isDirectory: true)
         self.feedID = feedID
         let path = directory.path
         folderPath = path.hasSuffix("/") ? path : path + "/"
         index = PageIndex(root: cacheDirectory, log: log)
     }
 
-    /// The file holding page `page`'s body (`feed_<page>.json`), whether or not it exists.
+    /// The folder under the cache root that holds one folder per feed.
+    static let feedsFolder = "feeds"
+
+    /// `<cacheDirectory>/feeds`: where every feed's folder is.
+    package static func feedsDirectory(_ cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent(feedsFolder, isDirectory: true)
+    }
+
+    /// The ids of the feeds with a folder of pages under `cacheDirectory`.
+    package static func feedIDs(in cacheDirectory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: feedsDirectory(cacheDirectory).path)) ?? []
+        return names.filter { CachePath("\(feedsFolder)/\($0)/\(fileName(1))") != nil }.sorted()
+    }
+
+    /// `feed_<page>.json`.
+    static func fileName(_ page: Int) -> String { "feed_\(page).json" }
+
+    /// `feed_12.json` → 12; nil for any other name.
+    static func pageNumber(_ name: String) -> Int? {
+        guard name.hasPrefix("feed_"), name.hasSuffix(".json") else { return nil }
+        let digits = name.dropFirst(5).dropLast(5)
+        guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(digits)
+    }
+
+    /// The file holding `page`.
     package func bodyURL(_ page: Int) -> URL { URL(fileURLWithPath: bodyPath(page), isDirectory: false) }
-    func bodyPath(_ page: Int) -> String { folderPath + "feed_\(page).json" }
+    func bodyPath(_ page: Int) -> String { folderPath + Self.fileName(page) }
+    /// The page's path relative to the cache root, as the index keeps it: `feeds/<feed-id>/feed_<page>.json`.
+    func relativePath(_ page: Int) -> String { "\(Self.feedsFolder)/\(feedID)/\(Self.fileName(page))" }
     /// The page's path in the index; nil for a feed id or number the cache would never write.
-    func path(_ page: Int) -> CachePath? { CachePath.page(feed: feedID, number: page) }
+    func path(_ page: Int) -> CachePath? { CachePath(relativePath(page)) }
+
+    /// Where the cache keeps `page`'s body: its file, owned by the feed; `note` is what its row keeps beside it.
+    func location(_ page: Int, note: @escaping @Sendable (HTTPResponse) -> String?) -> BodyLocation {
+        .named(path: relativePath(page), owner: feedID, note: note)
+    }
 
     /// The stored bytes and metadata of `page`, or nil when it is not on disk as the index describes it.
     package func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
@@ -109,15 +141,15 @@ package struct PageStore: Sendable {
     /// (no credentials): for tools and tests. Waits up to 2 s for another program's lock on the
     /// index, blocking the calling thread.
     package func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
-        guard let path = path(page), let url = URL(string: metadata.url) else {
+        guard path(page) != nil, let url = URL(string: metadata.url) else {
             throw .storage(path: bodyPath(page), reason: "not a page the cache can keep")
         }
         let note = Self.note(url: metadata.url, next: metadata.next)
         let entry = CacheEntry(key: CacheKey(HTTPRequest(url: url)), status: metadata.status, headers: ["content-type": "application/json"],
                                body: data, fetchedAt: metadata.fetchedAt, etag: metadata.etag, lastModified: metadata.lastModified,
-                               serverMaxAge: nil, vary: "", feed: feedID)
+                               serverMaxAge: nil, vary: "", owner: feedID)
         let stored = try index.withDisk(create: true) { disk throws(RiffleError) -> Bool in
-            let prepared = try disk.prepare(entry, at: .page(path: path.description, feed: feedID, note: { _ in note }), note: note)
+            let prepared = try disk.prepare(entry, at: location(page, note: { _ in note }), note: note)
             return try disk.commit(prepared, now: Date(), wait: 2_000) != nil
         }
         guard stored == true else { throw .storage(path: index.indexPath, reason: "locked by another program") }
@@ -131,12 +163,7 @@ package struct PageStore: Sendable {
 
     /// The page numbers the index holds for this feed, in order.
     package func storedPages() -> [Int] {
-        (index.withDisk { $0.pagePaths(feedID: feedID) } ?? []).compactMap { CachePath.pageNumber($0.name) }.sorted()
-    }
-
-    /// Creates `url` and any missing parents with mode 0700.
-    package static func makeDirectory(_ url: URL) throws(RiffleError) {
-        try CacheFolder.makeFolder(url)
+        (index.withDisk { $0.paths(owner: feedID) } ?? []).compactMap { Self.pageNumber($0.name) }.sorted()
     }
 
     /// What a page's row keeps beside the index's own columns: its URL and next link, one line of JSON.
@@ -156,5 +183,12 @@ package struct PageStore: Sendable {
     static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
         guard let note, let value = try? JSONParser.parse(Data(note.utf8)), let url = value["url"]?.stringValue else { return nil }
         return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: value["next"]?.stringValue)
+    }
+}
+
+extension ResponseCache {
+    /// Removes one feed's pages (`Feed.id`): the entries the feed owns, and their files.
+    public func removeFeed(_ feedID: String) async throws(RiffleError) {
+        try await removeAll(owner: feedID)
     }
 }

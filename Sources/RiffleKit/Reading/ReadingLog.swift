@@ -132,7 +132,7 @@ public actor ReadingLog {
         if let database { return database }
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try PageStore.makeDirectory(URL(fileURLWithPath: folder, isDirectory: true))
+            try CacheFolder.makeFolder(URL(fileURLWithPath: folder, isDirectory: true))
         } catch {
             throw Failure(description: "reading log \(path): \(error)")
         }
@@ -156,7 +156,7 @@ public actor ReadingLog {
     private func openChecked() throws(SQLiteError) -> SQLiteDatabase {
         let db = try SQLiteDatabase(path: path, access: .readWrite)
         let check = try db.execute("PRAGMA quick_check").first?.first?.text ?? "ok"
-        guard check == "ok" else { throw SQLiteError(code: 11, message: check) }  // SQLITE_CORRUPT
+        guard check == "ok" else { throw SQLiteError.corruption(check) }
         chmod(path, 0o600)
         try db.writing { () throws(SQLiteError) in
             for statement in Self.schema { try db.execute(statement) }

@@ -73,7 +73,7 @@ extension App {
         guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else {
             // A newer copy of a page already on screen (the first frame came straight from disk and
             // the loader then revalidated it): take it in place, quietly.
-            if page.source != .disk, let k = state.pages.firstIndex(where: { $0.number == page.number }) {
+            if page.source != .cache, let k = state.pages.firstIndex(where: { $0.number == page.number }) {
                 noteSource(&state, page)
                 replace(&state, at: k, with: LoadedPage(page))
             }
@@ -129,7 +129,7 @@ extension App {
         case .stale:
             state.isOffline = true
             raise(&state, "offline: showing page \(page.number) from \(Timestamp.age(of: page.fetchedAt, now: state.now))")
-        case .disk:
+        case .cache:
             break
         }
     }

@@ -156,7 +156,7 @@ extension App {
         switch info.source {
         case .network, .revalidated: return "network"
         case .stale: return "stale"
-        case .disk:
+        case .cache:
             let stale = info.freshUntil.map { state.now >= $0 } ?? (state.now.timeIntervalSince(info.fetchedAt) > state.staleAfter)
             return stale ? "stale" : "cache"
         }

@@ -1,0 +1,88 @@
+import Foundation
+import RiffleHTTP
+
+/// A file inside the cache folder, in one of the two shapes the cache keeps:
+/// `responses/<key>-<nonce>.body` (a body the cache named) or `<folder>/<owner>/<name>` (a body its
+/// owner named, `BodyLocation.named`: three plain names, e.g. a feed's page file).
+///
+/// Every path read back from the index goes through `init?(_:)`: anything else (absolute, `..`,
+/// hidden or odd names, another depth) is not the cache's, so it is never opened and never deleted.
+package struct CachePath: Hashable, Sendable, CustomStringConvertible {
+    /// The folders from the cache root: `["responses"]` or `[folder, owner]`.
+    let folders: [String]
+    /// The file's name inside them.
+    package let name: String
+
+    /// The path relative to the cache root, as the index keeps it.
+    package var description: String { (folders + [name]).joined(separator: "/") }
+
+    package init?(_ relative: String) {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 2, parts[0] == "responses", Self.isBodyName(parts[1]) {
+            folders = [parts[0]]
+        } else if parts.count == 3, parts[0] != "responses", Self.isFolderName(parts[0]), Self.isFolderName(parts[1]),
+                  Self.isNamedFile(parts[2]) {
+            folders = [parts[0], parts[1]]
+        } else {
+            return nil
+        }
+        name = parts[parts.count - 1]
+    }
+
+    /// A fresh file name for a response body under `responses/`.
+    static func body(key: CacheKey) -> CachePath? {
+        CachePath("responses/\(key.id)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)).body")
+    }
+
+    /// Whether its owner named it (the body is then exactly the bytes its owner reads back).
+    var isNamed: Bool { folders.count == 2 }
+
+    /// A folder name the cache accepts from an owner: letters, digits, `-` and `_` only, at most 64.
+    static func isFolderName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+
+    /// A file name the cache accepts from an owner: a stem and an extension of letters, digits, `-`
+    /// and `_` (`feed_12.json`), at most 128 bytes: never hidden, never a temporary file's name.
+    static func isNamedFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return name.utf8.count <= 128 && parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        }
+    }
+
+    /// `<64 hex>-<8 hex>.body`.
+    static func isBodyName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 64 + 1 + 8 + 5, name.hasSuffix(".body"), bytes[64] == UInt8(ascii: "-") else { return false }
+        return (bytes[0..<64] + bytes[65..<73]).allSatisfy(Self.isLowerHex)
+    }
+
+    /// The temporary name a new version of `name` is written under before it is renamed over it:
+    /// `.<name>.<pid>.<random>.tmp`. The process id lets a later run tell a write in progress
+    /// from one a crash left behind.
+    static func temporaryName(for name: String) -> String {
+        ".\(name).\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
+    }
+
+    /// The writer's process id when `entry` is a temporary file of the cache's (for a named file or
+    /// a body name), else nil.
+    static func temporaryWriter(_ entry: String) -> pid_t? {
+        guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
+        let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
+              parts[parts.count - 1].utf8.allSatisfy(isLowerHex) else { return nil }
+        let final = parts.dropLast(2).joined(separator: ".")
+        return isNamedFile(final) || isBodyName(final) ? pid : nil
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
+    private static func isLowerHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

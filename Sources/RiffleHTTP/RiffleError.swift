@@ -1,0 +1,257 @@
+import Foundation
+
+/// Every failure RiffleKit reports. Each case reads as one short line (`description`), which the
+/// browser shows as a toast as is.
+public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing listens at host:port, or the connection was reset.
+    case cannotConnect(host: String, reason: String)
+    /// The host name did not resolve.
+    case dnsFailure(host: String)
+    /// No network at all.
+    case offline
+    /// The server did not answer in time (the request's whole budget, retries included).
+    case timedOut(host: String)
+    /// The server stopped sending for `seconds` in the middle of an answer.
+    case stalled(host: String, seconds: Int)
+    /// The TLS handshake failed (a plain-HTTP port spoken to with https, a bad certificate...).
+    case tls(host: String, reason: String)
+    /// The server answered with a status outside 200...299.
+    case httpStatus(code: Int, excerpt: String)
+    /// The body is not JSON.
+    case invalidJSON(offset: Int, reason: String)
+    /// The body is JSON but holds no array of items; `keys` are the top-level keys seen.
+    case noItems(keys: [String])
+    /// The item array holds no objects, only `count` scalars (or arrays) of `kind` ("numbers",
+    /// "strings"..., "values" when mixed) at the dotted `path` ("" for the whole response), such as
+    /// Hacker News' `topstories.json`, an array of ids.
+    case scalarItems(count: Int, kind: String, path: String)
+    /// The body does not have the declared shape.
+    case validation(path: String, expected: String, actual: String)
+    /// The server answered with a failure envelope.
+    case envelope(message: String)
+    /// The caller cancelled.
+    case cancelled
+    /// A cache-only request found nothing in the cache.
+    case notCached
+    /// An identical request was already in flight and the endpoint drops duplicates
+    /// (`Endpoint.duplicates = .drop`): the first one's answer is the one that counts.
+    case duplicate
+    /// A file in the cache folder could not be read or written.
+    case storage(path: String, reason: String)
+    /// The server's answer is not HTTP that can be read (a malformed head, a body that does not decode).
+    case badResponse(host: String, reason: String)
+    /// An answer over a limit: `what` is "response body" or "response headers", `limit` in bytes.
+    case tooLarge(what: String, limit: Int)
+    /// A page holds more items than a page may (`ItemExtractor.maxItems`).
+    case tooManyItems(count: Int, limit: Int)
+    /// More redirects than allowed (a loop, most likely).
+    case tooManyRedirects(host: String, limit: Int)
+    /// A URL (a next link, a cursor, a redirect) with a scheme other than http and https.
+    case unsupportedScheme(String)
+    /// A header that cannot be sent as it is (a line break or NUL in its name or value); the value is never shown.
+    case invalidHeader(name: String)
+    /// Anything else the transport reported.
+    case transport(String)
+    /// A feed header or query parameter names an environment variable that is not set (the value is
+    /// never included).
+    /// `usedBy`: what needs it, e.g. "Authorization header" or "api_key query parameter".
+    case missingEnvironment(variable: String, usedBy: String)
+    /// A feed header names an environment variable whose value holds a line break or NUL, which would
+    /// split the request (the value is never included).
+    case unusableEnvironment(variable: String, usedBy: String)
+
+    /// One line for a person: what failed and where, never a credential.
+    public var description: String {
+        switch self {
+        case .cannotConnect(let host, let reason): "could not connect to \(host) (\(reason))"
+        case .dnsFailure(let host): "could not resolve \(host)"
+        case .offline: "offline: no network connection"
+        case .timedOut(let host): "\(host) timed out"
+        case .stalled(let host, let seconds): "\(host) stopped sending (nothing for \(seconds) s)"
+        case .tls(let host, let reason): "TLS failed with \(host) (\(reason))"
+        case .httpStatus(let code, let excerpt):
+            "HTTP \(code) \(HTTPStatus.reason(code))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+        case .invalidJSON(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
+        case .noItems(let keys):
+            keys.isEmpty ? "no list of items in the response"
+                : "no list of items in the response (top-level keys: \(keys.prefix(8).map { Self.visible($0, limit: 40) }.joined(separator: ", ")))"
+        case .scalarItems(let count, let kind, let path):
+            "an array of \(count) \(kind)\(path.isEmpty ? "" : " at \(Self.visible(path, limit: 60))"), no objects to list"
+        case .validation(let path, let expected, let actual): "unexpected JSON at \(path): expected \(expected), got \(actual)"
+        case .envelope(let message): "server error: \(message)"
+        case .cancelled: "cancelled"
+        case .notCached: "not cached"
+        case .duplicate: "already sent, waiting for its answer"
+        case .storage(let path, let reason): "cache file \(path): \(reason)"
+        case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
+        case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"
+        case .tooManyItems(let count, let limit):
+            "the page holds \(count) items, over the limit of \(limit) a page (ask the server for smaller pages)"
+        case .tooManyRedirects(let host, let limit): "\(host): more than \(limit) redirects"
+        case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)' (only http and https are followed)"
+        case .invalidHeader(let name): "header \(name) holds a line break or NUL and cannot be sent"
+        case .transport(let message): message
+        case .missingEnvironment(let variable, let usedBy):
+            "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
+        case .unusableEnvironment(let variable, let usedBy):
+            "environment variable \(variable) holds a line break, which cannot be sent (the feed's \(usedBy) uses it)"
+        }
+    }
+}
+
+extension RiffleError {
+    /// True when the server could not be reached at all (as opposed to answering badly): the
+    /// browser then says "offline".
+    public var isConnectivityFailure: Bool {
+        switch self {
+        case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
+        default: false
+        }
+    }
+
+    /// This error with `transform` applied to every text it carries (server text, URLs, reasons);
+    /// numbers and the case stay. How secrets are taken out of messages (`SecretRedactor`).
+    package func mappingText(_ transform: (String) -> String) -> RiffleError {
+        switch self {
+        case .cannotConnect(let host, let reason): .cannotConnect(host: transform(host), reason: transform(reason))
+        case .dnsFailure(let host): .dnsFailure(host: transform(host))
+        case .timedOut(let host): .timedOut(host: transform(host))
+        case .stalled(let host, let seconds): .stalled(host: transform(host), seconds: seconds)
+        case .tls(let host, let reason): .tls(host: transform(host), reason: transform(reason))
+        case .httpStatus(let code, let excerpt): .httpStatus(code: code, excerpt: transform(excerpt))
+        case .invalidJSON(let offset, let reason): .invalidJSON(offset: offset, reason: transform(reason))
+        case .noItems(let keys): .noItems(keys: keys.map(transform))
+        case .scalarItems(let count, let kind, let path): .scalarItems(count: count, kind: kind, path: transform(path))
+        case .validation(let path, let expected, let actual):
+            .validation(path: transform(path), expected: transform(expected), actual: transform(actual))
+        case .envelope(let message): .envelope(message: transform(message))
+        case .storage(let path, let reason): .storage(path: transform(path), reason: transform(reason))
+        case .badResponse(let host, let reason): .badResponse(host: transform(host), reason: transform(reason))
+        case .tooManyRedirects(let host, let limit): .tooManyRedirects(host: transform(host), limit: limit)
+        case .unsupportedScheme(let scheme): .unsupportedScheme(transform(scheme))
+        case .invalidHeader(let name): .invalidHeader(name: transform(name))
+        case .transport(let message): .transport(transform(message))
+        case .offline, .cancelled, .notCached, .tooLarge, .missingEnvironment, .unusableEnvironment, .tooManyItems, .duplicate: self
+        }
+    }
+
+    /// `error` as a `RiffleError`: itself, `.cancelled` for a `CancellationError`, else `.transport` with its text.
+    package init(wrapping error: any Error) {
+        if let riffle = error as? RiffleError { self = riffle }
+        else if error is CancellationError { self = .cancelled }
+        else { self = .transport(Self.oneLine(String(describing: error))) }
+    }
+
+    /// A libcurl failure (`code` a CURLcode, `osError` the errno libcurl saw) for a request to `url`.
+    static func curl(code: Int32, osError: Int32, detail: String, url: URL) -> RiffleError {
+        let host = CurlTransport.hostLabel(url)
+        let detail = oneLine(detail)
+        switch code {
+        case 1:
+            // The scheme was checked before sending: for http(s) this is an answer that is not HTTP at all
+            // (libcurl's "HTTP/0.9 not allowed"), which is what a reused connection holding the rest of a
+            // previous, over-long answer gives. A fresh connection cures it, as for a lost one.
+            let scheme = url.scheme?.lowercased() ?? ""
+            if scheme == "http" || scheme == "https" { return .cannotConnect(host: host, reason: connectionLostReason) }
+            return .unsupportedScheme(oneLine(scheme, limit: 20))
+        case 3: return .transport("invalid URL: \(oneLine(url.absoluteString))")
+        case 5: return .dnsFailure(host: "the proxy")
+        case 6: return .dnsFailure(host: url.host ?? host)
+        case 7:
+            switch osError {
+            case 101, 113: return .offline  // ENETUNREACH, EHOSTUNREACH: no route
+            case 111: return .cannotConnect(host: host, reason: "connection refused")
+            case 110: return .timedOut(host: host)
+            default: return .cannotConnect(host: host, reason: detail.isEmpty ? "connection failed" : detail)
+            }
+        case 28: return .timedOut(host: host)
+        case 16, 18, 52, 55, 56, 92:
+            // HTTP/2 framing, a body shorter than announced, an empty answer, a reset: the connection broke.
+            return .cannotConnect(host: host, reason: connectionLostReason)
+        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
+            return .tls(host: host, reason: detail.isEmpty ? "secure connection failed" : detail)
+        case 8: return .badResponse(host: host, reason: detail.isEmpty ? "not an HTTP answer" : detail)
+        case 61: return .badResponse(host: host, reason: "the body's Content-Encoding does not decode")
+        case 97: return .cannotConnect(host: "the proxy", reason: detail.isEmpty ? "proxy handshake failed" : detail)
+        case 42: return .cancelled
+        default:
+            return .transport("\(host): " + (detail.isEmpty ? "transfer failed (libcurl error \(code))" : detail))
+        }
+    }
+
+    /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
+    public static let connectionLostReason = "connection lost"
+
+    /// Server text (a key, a path) shown as it is but safe on a terminal: C0 controls as their
+    /// visible pictures (ESC as ␛), DEL as ␡, C1 controls, bidirectional overrides and line or
+    /// paragraph separators as U+FFFD; cut to `limit` characters.
+    package static func visible(_ text: String, limit: Int) -> String {
+        var out = String.UnicodeScalarView()
+        for (n, scalar) in text.unicodeScalars.enumerated() {
+            if n == limit { out.append("…"); break }
+            let v = scalar.value
+            switch v {
+            case 0..<0x20: out.append(Unicode.Scalar(0x2400 + v)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// The start of a body as one printable line, for `httpStatus` errors.
+    package static func excerpt(_ body: Data, limit: Int = 100) -> String {
+        oneLine(String(decoding: body.prefix(limit * 4), as: UTF8.self), limit: limit)
+    }
+
+    /// `bytes` as "64 MiB", "256 KiB" or "900 bytes".
+    package static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
+    /// Collapses text to one printable line (error text may quote a server).
+    static func oneLine(_ text: String, limit: Int = 120) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if out.unicodeScalars.count >= limit { out += "…"; break }
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                if !out.hasSuffix(" ") { out += " " }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Reason phrases for the HTTP status codes a feed is likely to see.
+enum HTTPStatus {
+    static func reason(_ code: Int) -> String {
+        switch code {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// A JSON document read lazily: one checking pass records where every value is (a "tape"), and
+/// strings become `String`s only when read.
+///
+/// Accepts and rejects exactly what `JSONParser` does, with the same errors. It exists for speed:
+/// a cached page's 50 long bodies cost most of a full parse, and the list never shows them.
+///
+/// ```swift
+/// let document = try JSONDocument(data)   // checked once; no string decoded yet
+/// let full: JSONValue = document.root.value // everything, when a view needs it
+/// ```
+public final class JSONDocument: Sendable {
+    /// How much of the bytes the tape pass checks.
+    public enum Validation: Sendable, Equatable {
+        /// Everything `JSONParser` checks: the document is accepted or rejected exactly as it would be.
+        case full
+        /// The structure only, for bytes that were fully checked before (a page read back from the
+        /// disk cache). Brackets, commas, colons, literals, numbers and the end of the document are
+        /// checked as in `.full`, so truncated or garbled bytes still throw; inside strings only
+        /// quotes and backslashes are looked at. Strings are read leniently instead: invalid UTF-8
+        /// and malformed escapes (bad `\u` digits, unpaired surrogates, unknown letters) become
+        /// U+FFFD, control characters are kept as they are. Never a trap, never a read out of bounds.
+        case structure
+    }
+
+    /// The document's bytes, exactly as given.
+    public let data: Data
+    /// What the tape pass checked. Strings are always read without checking them again: a `.full`
+    /// pass checked them, and a `.structure` one leaves them to the lenient reading.
+    public let validation: Validation
+    let tape: [TapeEntry]
+
+    /// Checks `data` and records the position of each value.
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - validation: `.full` (the default) for bytes from anywhere; `.structure` only for
+    ///     bytes that passed `.full` before being stored (see `Validation.structure`).
+    /// - Throws: `JSONParser.Error`: for `.full`, as `JSONParser.parse` would for the same bytes.
+    public init(_ data: Data, validation: Validation = .full) throws(JSONParser.Error) {
+        var tape: [TapeEntry] = []
+        tape.reserveCapacity(Self.reservedEntries(forBytes: data.count))
+        let result: Result<Void, JSONParser.Error> = data.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress, !raw.isEmpty else {
+                return .failure(JSONParser.Error(offset: 0, reason: "empty input"))
+            }
+            var scanner = JSONScanner(base: base, count: raw.count)
+            scanner.lenientStrings = validation == .structure
+            do throws(JSONParser.Error) {
+                try scanner.scanDocument(into: &tape)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+        self.data = data
+        self.validation = validation
+        self.tape = tape
+    }
+
+    /// Room to make in the tape before the pass. About one value per 24 bytes in feed pages: a good
+    /// guess saves most regrowth. Past a megabyte a regrowth would copy a tape of tens of megabytes
+    /// while the old one is still held (a million small objects peaked at four times the body), so
+    /// there the room is the most entries the bytes can hold (one per two bytes, plus nesting): never
+    /// regrown, and only the part written is ever resident memory.
+    static func reservedEntries(forBytes count: Int) -> Int {
+        count > 1 << 20 ? count / 2 + JSONParser.maxDepth + 8 : count / 24 + 8
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+
+    /// Runs `body` with a reader over the bytes and the tape (both valid only inside `body`).
+    package func withReader<R, E: Error>(_ body: (TapeReader) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = data.withUnsafeBytes { raw in
+            tape.withUnsafeBufferPointer { tape in
+                // The initialiser rejected empty data, so there is a base address.
+                let reader = TapeReader(base: raw.bindMemory(to: UInt8.self).baseAddress!, count: raw.count, tape: tape)
+                do throws(E) { return .success(try body(reader)) } catch { return .failure(error) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The scalar at a dotted path from the root (`meta.has_more`), or nil when there is none there
+    /// (or a container is).
+    package func scalar(atPath path: String) -> JSONValue? {
+        withReader { (r: TapeReader) -> JSONValue? in
+            r.value(0, at: path.split(separator: ".", omittingEmptySubsequences: true).lazy.map(String.init)).flatMap(r.scalar)
+        }
+    }
+
+    /// The full value at tape `index`, built from the tape.
+    func value(at index: Int) -> JSONValue {
+        withReader { (reader: TapeReader) -> JSONValue in reader.value(index) }
+    }
+}
+
+/// One value inside a `JSONDocument`; cheap to keep (it holds the document, not a copy).
+public struct JSONNode: Sendable, Equatable {
+    /// The document the value lives in (kept alive by the node).
+    public let document: JSONDocument
+    package let index: Int
+
+    /// The value at tape `index` of `document`.
+    package init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    /// The value with all its contents, built now.
+    public var value: JSONValue { document.value(at: index) }
+
+    /// Same document, same place: equal without building anything.
+    public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
+        lhs.document === rhs.document && lhs.index == rhs.index
+    }
+}
