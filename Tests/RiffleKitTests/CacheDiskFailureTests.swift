@@ -51,11 +51,15 @@ struct CacheDiskFailureTests {
         let writer = try await Self.run("write", directory: directory, template: server.template)
         #expect(writer.passed("disk-write"), "\(CacheChildProcess.failures(writer))")
         let index = directory.appendingPathComponent("responses/index.sqlite").path
-        // Another riffle still running keeps the index's -wal and -shm; after the last one exits they
-        // are gone, and a reader that cannot create them opens the index as an immutable file.
+        // Riffle keeps the index's -wal and -shm when it exits (persistent WAL); a folder copied
+        // without them, or left by an older riffle, has none, and a reader that cannot create them
+        // opens the index as an immutable file.
+        #expect(FileManager.default.fileExists(atPath: index + "-shm"))
         let other = withItsWALOpen ? try SQLiteDatabase(path: index, access: .readWrite) : nil
-        if let other { _ = try other.execute("SELECT count(*) FROM entries") }
-        #expect(FileManager.default.fileExists(atPath: index + "-shm") == withItsWALOpen)
+        if let other { _ = try other.execute("SELECT count(*) FROM entries") } else {
+            try FileManager.default.removeItem(atPath: index + "-wal")
+            try FileManager.default.removeItem(atPath: index + "-shm")
+        }
         Self.setMode(directory, folders: 0o555, files: 0o444)
         let before = Self.listing(directory)
 

@@ -106,6 +106,13 @@ package final class SQLiteDatabase {
             defer { sqlite3_busy_timeout(handle, Self.readTimeout) }
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
+            // A checkpoint empties the -wal file, so an open finds nothing to recover.
+            try execute("PRAGMA journal_size_limit=0")
+            // The -wal and -shm files stay when the last connection closes (emptied by its
+            // checkpoint), so the next process's open, which paints a first frame, does not make
+            // them again (that was most of a cached first frame's time).
+            var persist: Int32 = 1
+            sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
     }
 
