@@ -41,9 +41,15 @@ package struct KeyTable: Sendable {
                 .reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
             return [entry.offset, entry.length, entry.number, Int(bitPattern: UInt(prefix))]
         }
-        starts = (0...(Self.maxLength * 128)).map { slot in
-            Int32(offsets.firstIndex { $0.length * 128 + Int($0.first) >= slot } ?? offsets.count)
+        // For each slot, the first entry at or past it; `offsets` is sorted by slot, so one pass.
+        var starts: [Int32] = []
+        starts.reserveCapacity(Self.maxLength * 128 + 1)
+        var next = 0
+        for slot in 0...(Self.maxLength * 128) {
+            while next < offsets.count && offsets[next].length * 128 + Int(offsets[next].first) < slot { next += 1 }
+            starts.append(Int32(next))
         }
+        self.starts = starts
     }
 
     /// The number of `key`, or nil when it is not in the table.
