@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "RiffleTUI", dependencies: ["RiffleKit", "CWidth"]),
         .target(name: "CTerminal"),
         .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"]),
-        .target(name: "DemoServer", dependencies: ["RiffleAssets"]),
+        .target(name: "DemoServer", dependencies: ["RiffleAssets", "RiffleHTTP"]),
         .target(name: "RiffleBrowser", dependencies: ["RiffleKit", "RiffleTUI"]),
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleTUI", "RiffleBrowser", "NcursesTerminal", "DemoServer", "RiffleAssets"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],

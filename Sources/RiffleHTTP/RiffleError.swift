@@ -70,7 +70,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stalled(let host, let seconds): "\(host) stopped sending (nothing for \(seconds) s)"
         case .tls(let host, let reason): "TLS failed with \(host) (\(reason))"
         case .httpStatus(let code, let excerpt):
-            "HTTP \(code) \(HTTPStatus.reason(code))" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+            "HTTP \(code) \(HTTPStatus.reason(code) ?? "")" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .invalidJSON(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
         case .noItems(let keys):
             keys.isEmpty ? "no list of items in the response"
@@ -227,13 +227,17 @@ extension RiffleError {
     }
 }
 
-/// Reason phrases for the HTTP status codes a feed is likely to see.
-enum HTTPStatus {
-    static func reason(_ code: Int) -> String {
+/// Reason phrases (RFC 9110) of the HTTP status codes a feed or the demo server is likely to use: one
+/// table for the client's messages and the server's status lines.
+package enum HTTPStatus {
+    /// The reason phrase of `code`, or nil for a code not in the table.
+    package static func reason(_ code: Int) -> String? {
         switch code {
+        case 100: "Continue"
         case 200: "OK"
         case 201: "Created"
         case 204: "No Content"
+        case 206: "Partial Content"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 304: "Not Modified"
@@ -244,14 +248,17 @@ enum HTTPStatus {
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 410: "Gone"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
-        default: ""
+        default: nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleHTTP
 
 extension HTTPServer {
     /// What a handler answers. The server adds `Content-Length` and `Connection` itself.
@@ -62,32 +63,7 @@ extension HTTPServer {
         var forbidsBody: Bool { (100..<200).contains(status) || status == 204 || status == 304 }
 
         static func standardReason(_ status: Int) -> String {
-            switch status {
-            case 100: "Continue"
-            case 200: "OK"
-            case 201: "Created"
-            case 204: "No Content"
-            case 206: "Partial Content"
-            case 301: "Moved Permanently"
-            case 302: "Found"
-            case 304: "Not Modified"
-            case 400: "Bad Request"
-            case 401: "Unauthorized"
-            case 403: "Forbidden"
-            case 404: "Not Found"
-            case 405: "Method Not Allowed"
-            case 408: "Request Timeout"
-            case 411: "Length Required"
-            case 413: "Content Too Large"
-            case 429: "Too Many Requests"
-            case 431: "Request Header Fields Too Large"
-            case 500: "Internal Server Error"
-            case 501: "Not Implemented"
-            case 502: "Bad Gateway"
-            case 503: "Service Unavailable"
-            case 504: "Gateway Timeout"
-            default: "Status \(status)"
-            }
+            HTTPStatus.reason(status) ?? "Status \(status)"
         }
     }
 }
