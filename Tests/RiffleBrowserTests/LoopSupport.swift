@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RiffleKit
 @testable import RiffleBrowser
 import RiffleTUI
@@ -142,13 +143,11 @@ final class LoopRun: Sendable {
 }
 
 /// A value behind a lock.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+final class LockedValue<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func get() -> Value { value.withLock { $0 } }
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
 }
 
 /// Runs a blocking wait on a thread of its own, so it never holds one of the few cooperative threads

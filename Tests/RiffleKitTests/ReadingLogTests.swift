@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -138,10 +139,8 @@ struct ReadingLogTests {
 }
 
 /// Lines a log closure collected, behind a lock.
-final class LockedLines: @unchecked Sendable {
-    // @unchecked: `lines` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+final class LockedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }
