@@ -32,14 +32,8 @@ extension App {
         let rows = max(1, listRows(for: state.size))
         guard let command = state.keymap.command(for: key) else { return [] }
         switch command {
-        case .down: list.selection += 1
-        case .up: list.selection -= 1
-        case .first: list.selection = 0
-        case .last: list.selection = count - 1
-        case .pageDown: list.selection += rows
-        case .pageUp: list.selection -= rows
-        case .halfDown: list.selection += max(1, rows / 2)
-        case .halfUp: list.selection -= max(1, rows / 2)
+        case .down, .up, .first, .last, .pageDown, .pageUp, .halfDown, .halfUp:
+            list.selection = command.moved(list.selection, count: count, rows: rows) ?? list.selection
         case .open:
             guard let entry = list.selectedEntry else { return [] }
             if entry.argument != nil {

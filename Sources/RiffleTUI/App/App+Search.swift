@@ -52,14 +52,8 @@ extension App {
         let selected = search.items[safe: search.selection]
         guard let command = state.keymap.command(for: key) else { return [] }
         switch command {
-        case .down: search.selection += 1
-        case .up: search.selection -= 1
-        case .first: search.selection = 0
-        case .last: search.selection = count - 1
-        case .pageDown: search.selection += rows
-        case .pageUp: search.selection -= rows
-        case .halfDown: search.selection += max(1, rows / 2)
-        case .halfUp: search.selection -= max(1, rows / 2)
+        case .down, .up, .first, .last, .pageDown, .pageUp, .halfDown, .halfUp:
+            search.selection = command.moved(search.selection, count: count, rows: rows) ?? search.selection
         case .open:
             guard let selected else { return [] }
             state.back.append(state.mode)

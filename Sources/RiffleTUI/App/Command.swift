@@ -62,3 +62,24 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
+
+extension Command {
+    /// Where a movement command takes `selection` in a list of `count` rows with `rows` on screen
+    /// (before the caller keeps it within the list); nil for a command that does not move. The side lists (feeds, search
+    /// results) move with it; the main list also pages and loads, so it has its own.
+    func moved(_ selection: Int, count: Int, rows: Int) -> Int? {
+        let target: Int
+        switch self {
+        case .down: target = selection + 1
+        case .up: target = selection - 1
+        case .first: target = 0
+        case .last: target = count - 1
+        case .pageDown: target = selection + rows
+        case .pageUp: target = selection - rows
+        case .halfDown: target = selection + max(1, rows / 2)
+        case .halfUp: target = selection - max(1, rows / 2)
+        default: return nil
+        }
+        return target
+    }
+}
