@@ -32,7 +32,7 @@ extension ResponseCache {
             let now = clock()
             if staleIfError, error.isNetworkFailure, let stale = entry(for: transfer.key, request: transfer.request, now: now) {
                 if staleWarnings.insert(error.description).inserted {
-                    configuration.log("network failed (\(error)); answering with stale entries from the cache (from \(Timestamp.age(of: stale.fetchedAt, now: now)))")
+                    configuration.log("network failed (\(error)); answering with stale entries from the cache (the first fetched \(Timestamp.age(of: stale.fetchedAt, now: now)))")
                 }
                 return stale.value(.stale, url: transfer.request.url, now: now, lifetime: transfer.lifetime)
             }

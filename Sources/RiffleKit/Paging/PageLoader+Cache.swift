@@ -114,8 +114,8 @@ extension PageLoader {
     /// can be made, so none is).
     nonisolated func pageAsStored(_ number: Int) -> Page? {
         guard let stored = store.stored(number), var page = try? page(number, stored: stored) else { return nil }
-        if let freshUntil = page.freshUntil, clock() >= freshUntil { page.source = .stale }
-        if page.freshUntil == nil { page.source = .stale }
+        // Fresh only while its known freshness lasts.
+        if page.freshUntil.map({ clock() >= $0 }) ?? true { page.source = .stale }
         return page
     }
 }
