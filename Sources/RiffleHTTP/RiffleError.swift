@@ -25,6 +25,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// "strings"..., "values" when mixed) at the dotted `path` ("" for the whole response), such as
     /// Hacker News' `topstories.json`, an array of ids.
     case scalarItems(count: Int, kind: String, path: String)
+    /// The body describes one thing rather than listing items: its only array of objects, at the
+    /// dotted `path`, is a side table of `rows` name/value pairs (a product's attributes).
+    case notAList(path: String, rows: Int)
     /// The body does not have the declared shape.
     case validation(path: String, expected: String, actual: String)
     /// The server answered with a failure envelope.
@@ -77,6 +80,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
                 : "no list of items in the response (top-level keys: \(keys.prefix(8).map { Self.visible($0, limit: 40) }.joined(separator: ", ")))"
         case .scalarItems(let count, let kind, let path):
             "an array of \(count) \(kind)\(path.isEmpty ? "" : " at \(Self.visible(path, limit: 60))"), no objects to list"
+        case .notAList(let path, let rows):
+            "the response describes one thing, not a list of items (its only list, \(Self.visible(path, limit: 60)), holds \(rows) name/value pair\(rows == 1 ? "" : "s"))"
         case .validation(let path, let expected, let actual): "unexpected JSON at \(path): expected \(expected), got \(actual)"
         case .envelope(let message): "server error: \(message)"
         case .cancelled: "cancelled"
@@ -122,6 +127,7 @@ extension RiffleError {
         case .invalidJSON(let offset, let reason): .invalidJSON(offset: offset, reason: transform(reason))
         case .noItems(let keys): .noItems(keys: keys.map(transform))
         case .scalarItems(let count, let kind, let path): .scalarItems(count: count, kind: kind, path: transform(path))
+        case .notAList(let path, let rows): .notAList(path: transform(path), rows: rows)
         case .validation(let path, let expected, let actual):
             .validation(path: transform(path), expected: transform(expected), actual: transform(actual))
         case .envelope(let message): .envelope(message: transform(message))

@@ -83,12 +83,10 @@ public final class JSONDocument: Sendable {
         return try result.get()
     }
 
-    /// The scalar at a dotted path from the root (`meta.has_more`), or nil when there is none there
-    /// (or a container is).
-    package func scalar(atPath path: String) -> JSONValue? {
-        withReader { (r: TapeReader) -> JSONValue? in
-            r.value(0, at: path.split(separator: ".", omittingEmptySubsequences: true).lazy.map(String.init)).flatMap(r.scalar)
-        }
+    /// The scalar at `path` from the root (`meta.has_more`), or nil when there is none there (or a
+    /// container is).
+    package func scalar(at path: JSONPath) -> JSONValue? {
+        withReader { (r: TapeReader) -> JSONValue? in r.value(0, at: path).flatMap(r.scalar) }
     }
 
     /// The full value at tape `index`, built from the tape.

@@ -64,23 +64,6 @@ extension JSONValue {
     /// The value at `key` when this is an object.
     public subscript(key: String) -> JSONValue? { objectValue?[key] }
 
-    /// The value at a dotted path such as `"data.children"` or `"user.login"`.
-    public func value(atPath path: String) -> JSONValue? {
-        value(at: path.split(separator: ".", omittingEmptySubsequences: true).map(String.init))
-    }
-
-    /// The value at a path already split into keys, e.g. `["user", "login"]`; an empty path is `self`.
-    ///
-    /// Prefer this in loops: `value(atPath:)` splits its string on every call.
-    public func value(at path: [String]) -> JSONValue? {
-        var current = self
-        for key in path {
-            guard case .object(let object) = current, let next = object[key] else { return nil }
-            current = next
-        }
-        return current
-    }
-
     /// A short text for display: strings as they are, numbers as written, booleans as true/false.
     public var scalarText: String? {
         switch self {

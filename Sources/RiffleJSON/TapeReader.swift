@@ -49,32 +49,6 @@ package struct TapeReader {
         return found
     }
 
-    /// The value at `path` from `i`: object keys, or element numbers in arrays (`artists.0.name`).
-    /// An empty path is `i` itself.
-    package func value<Path: Sequence<String>>(_ i: Int, at path: Path) -> Int? {
-        var current = i
-        for key in path {
-            switch tape[current].kind {
-            case .object:
-                guard let next = member(of: current, named: key) else { return nil }
-                current = next
-            case .array:
-                guard let n = Int(key), n >= 0 else { return nil }
-                var element: Int?
-                var seen = 0
-                forEachElement(of: current) { e in
-                    if seen == n { element = e }
-                    seen &+= 1
-                }
-                guard let element else { return nil }
-                current = element
-            default:
-                return nil
-            }
-        }
-        return current
-    }
-
     /// Whether the key at `k` is `key`. Plain keys compare as bytes; a key with escapes or
     /// non-ASCII bytes compares as `String`s (canonical equivalence, as `JSONObject` does).
     @inline(__always) package func keyMatches(_ k: Int, _ key: String) -> Bool {

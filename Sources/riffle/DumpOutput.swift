@@ -6,13 +6,13 @@ struct DumpOutput {
     let format: DumpOptions.Format
     let fields: [String]?
     /// The split form of `fields`, done once rather than per item.
-    private let paths: [[String]]
+    private let paths: [JSONPath]
     private var itemsWritten = 0
 
     init(format: DumpOptions.Format, fields: [String]?) {
         self.format = format
         self.fields = fields
-        paths = (fields ?? []).map { $0.split(separator: ".").map(String.init) }
+        paths = (fields ?? []).map { JSONPath($0) }
     }
 
     /// What goes before the first item.

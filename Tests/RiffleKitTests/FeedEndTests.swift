@@ -9,7 +9,7 @@ import Testing
 struct FeedEndTests {
     /// Whether page `number` of `json` is the last, for a feed paginated by `pagination`.
     func saysLast(_ json: String, page number: Int = 1, pagination: Pagination = Pagination(.pageNumber(firstPage: 1)),
-                  pageSize: Int? = nil, itemPath: String? = nil) throws -> Bool {
+                  pageSize: Int? = nil, itemPath: JSONPath? = nil) throws -> Bool {
         let document = try JSONDocument(Data(json.utf8))
         let list = try ItemExtractor.list(in: document, itemPath: itemPath, fields: FieldMapping())
         return pagination.saysLast(document, itemsAt: list.array, page: number, itemCount: list.items.count, pageSize: pageSize)

@@ -4,11 +4,11 @@ import Testing
 
 @Suite("Finding items and their parts")
 struct ItemExtractorTests {
-    func items(_ json: String, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+    func items(_ json: String, itemPath: JSONPath? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
         try ItemExtractor.items(in: Data(json.utf8), itemPath: itemPath, fields: fields)
     }
 
-    func error(_ json: String, itemPath: String? = nil) -> RiffleError? {
+    func error(_ json: String, itemPath: JSONPath? = nil) -> RiffleError? {
         do throws(RiffleError) { _ = try items(json, itemPath: itemPath); return nil } catch { return error }
     }
 
@@ -69,7 +69,7 @@ struct ItemExtractorTests {
          "an array of 2 booleans at r.ids, no objects to list"),
     ] as [(String, String?, RiffleError, String)])
     func anArrayOfScalarsSaysWhatItHolds(json: String, itemPath: String?, expected: RiffleError, message: String) {
-        #expect(error(json, itemPath: itemPath) == expected)
+        #expect(error(json, itemPath: itemPath.map { JSONPath($0) }) == expected)
         #expect(expected.description == message)
     }
 
@@ -80,7 +80,7 @@ struct ItemExtractorTests {
     // MARK: The parts of an item
 
     @Test func wrappersAreUnwrapped() throws {
-        let json = #"{"edges":[{"cursor":"c1","node":{"title":"graph","url":"https://x.org/1"}}]}"#
+        let json = #"{"edges":[{"cursor":"c1","node":{"title":"graph","url":"https://x.org/1","createdAt":"2024-05-01T00:00:00Z"}}]}"#
         let item = try #require(try items(json).first)
         #expect(item.title == "graph" && item.url == "https://x.org/1")
         #expect(item.fields["cursor"] == nil)
@@ -142,14 +142,16 @@ struct ItemExtractorTests {
         #expect(try items(json).map(\.url) == ["https://github.com/a/b/issues/1", nil, "https://x.org/3", nil])
     }
 
-    @Test func countsAreWholeNumbersWithTheirUnit() throws {
-        let json = #"""
-        [{"title":"a","points":1,"num_comments":1},
-         {"title":"b","score":1.0,"stargazers_count":"12","reply_count":2},
-         {"title":"c","score":0,"comments":0,"likeCount":3},
-         {"title":"d","score":-4,"answer_count":2}]
-        """#
-        #expect(try items(json).map(\.details) == [["1 point", "1 comment"], ["12 stars", "2 replies"], ["3 likes"], ["-4 points", "2 answers"]])
+    @Test(arguments: [
+        (#"[{"title":"a","points":1,"num_comments":1},{"title":"b","points":7,"num_comments":3}]"#, ["1 point", "1 comment"]),
+        (#"[{"title":"a","score":1.0,"stargazers_count":12,"reply_count":2},{"title":"b","score":0.5,"stargazers_count":40,"reply_count":4}]"#,
+         ["12 stars", "2 replies"]),
+        (#"[{"title":"a","comments":0,"likeCount":3},{"title":"b","comments":0,"likeCount":5}]"#, ["3 likes"]),
+        (#"[{"title":"a","score":-4,"answer_count":2},{"title":"b","score":6,"answer_count":1}]"#, ["-4 points", "2 answers"]),
+    ])
+    func countsAreWholeNumbersWithTheirUnit(json: String, first: [String]) throws {
+        // A relevance of 1.0 is no count, and zero is left out.
+        #expect(try items(json).first?.details == first)
     }
 
     @Test func twoFactsBesideATimeThreeWithout() throws {
@@ -157,12 +159,17 @@ struct ItemExtractorTests {
         #expect(try items(json).map(\.details) == [["pg", "5 points", "9 comments"], ["pg", "5 points"]])
     }
 
-    @Test func theAuthorIsTextWhereverItIs() throws {
-        let json = #"""
-        [{"title":"a","author":{"login":"octo"}},{"title":"b","author":"pg"},{"title":"c","owner":{"display_name":"J&#246;rg"}},
-         {"title":"d","artists":[{"name":"ROSALÍA"},{"name":"J Balvin"}]},{"title":"e","from":{"emailAddress":{"name":"Ann"}}}]
-        """#
-        #expect(try items(json).map(\.details) == [["octo"], ["pg"], ["Jörg"], ["ROSALÍA"], ["Ann"]])
+    @Test(arguments: [
+        (#"{"author":{"login":"octo","type":"User","id":1}}"#, #"{"author":{"login":"cat","type":"User","id":2}}"#, "octo"),
+        (#"{"author":"pg"}"#, #"{"author":"dang"}"#, "pg"),
+        (#"{"owner":{"display_name":"J&#246;rg","user_type":"registered"}}"#, #"{"owner":{"display_name":"Ann","user_type":"registered"}}"#, "Jörg"),
+        (#"{"artists":[{"name":"ROSALÍA"},{"name":"J Balvin"}]}"#, #"{"artists":[{"name":"Björk"}]}"#, "ROSALÍA, J Balvin"),
+        (#"{"from":{"emailAddress":{"name":"Ann","address":"ann@x.org"}}}"#, #"{"from":{"emailAddress":{"name":"Raj","address":"raj@x.org"}}}"#, "Ann"),
+    ])
+    func theAuthorIsTextWhereverItIs(first: String, second: String, author: String) throws {
+        // A page of two items whose author lives at the same place; the headline beside it.
+        let item = { (n: Int, rest: String) in #"{"title":"headline number \#(n)","#  + rest.dropFirst() }
+        #expect(try items("[\(item(1, first)),\(item(2, second))]").first?.details == [author])
     }
 
     @Test func anItemWithoutATitleKeyIsNamedByItsFirstShortText() throws {

@@ -41,7 +41,7 @@ struct PageExtentTests {
 struct ItemAuthorScoreTests {
     @Test(arguments: [("hn-algolia.json", "hits", "mkovalenko", 142), ("reddit-listing.json", "data.children", "AutoModerator", 6)])
     func theAuthorAndTheScoreAreKeptApart(file: String, path: String, author: String, score: Int) throws {
-        let item = try #require(ItemExtractor.items(in: Fixture.data(file), itemPath: path).first)
+        let item = try #require(ItemExtractor.items(in: Fixture.data(file), itemPath: JSONPath(path)).first)
         #expect(item.author == author)
         #expect(item.score == score)
     }

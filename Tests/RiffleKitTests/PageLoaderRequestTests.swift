@@ -32,7 +32,7 @@ struct PageLoaderRequestTests {
     }
 
     func loader(_ request: PageRequest, pagination: Pagination = Pagination(.pageNumber(firstPage: 1)),
-                itemPath: String? = "data.rows") throws -> PageLoader {
+                itemPath: JSONPath? = "data.rows") throws -> PageLoader {
         let feed = try Feed(template: server.baseURL.absoluteString + "/waybill/grabPage", name: "waybills", pagination: pagination,
                             itemPath: itemPath, request: request, envelope: .codeData)
         return PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport())

@@ -21,7 +21,7 @@ final class PaginationTests: Sendable {
     }
 
     func loader(_ path: String, _ pagination: Pagination, environment: [String: String] = [:],
-                itemPath: String? = nil, headers: [String: String] = [:], envelope: EnvelopeRule? = nil) throws -> PageLoader {
+                itemPath: JSONPath? = nil, headers: [String: String] = [:], envelope: EnvelopeRule? = nil) throws -> PageLoader {
         var configuration = PageLoader.Configuration()
         configuration.environment = environment
         let feed = try Feed(template: server.baseURL.absoluteString + path, pagination: pagination, itemPath: itemPath,

@@ -22,14 +22,14 @@ import RiffleJSON
 ///                                       payloadPath: ["body"], messagePaths: [["meta", "error"]])
 /// ```
 public struct EnvelopeRule: Sendable, Hashable {
-    /// Keys leading to the success flag, e.g. `["ok"]`.
-    public var successPath: [String]
+    /// Where the success flag is, e.g. `["ok"]` (or `"meta.status"`).
+    public var successPath: JSONPath
     /// The flag's value on success, e.g. `true`, `200` or `1`.
     public var successValue: JSONValue
-    /// Keys leading to the payload; empty: the envelope object itself is the payload.
-    public var payloadPath: [String]
+    /// Where the payload is; empty: the envelope object itself is the payload.
+    public var payloadPath: JSONPath
     /// Where the failure message may be, tried in order; an empty or null message counts as none.
-    public var messagePaths: [[String]]
+    public var messagePaths: [JSONPath]
     /// What an answer without the flag (or with a null one) is.
     public var missingFlag: MissingFlag
 
@@ -42,8 +42,8 @@ public struct EnvelopeRule: Sendable, Hashable {
     }
 
     /// A rule: success when `successPath` holds `successValue` (as servers write it), payload at `payloadPath`, message from the first of `messagePaths`.
-    public init(successPath: [String], successValue: JSONValue, payloadPath: [String],
-                messagePaths: [[String]] = [["error"], ["message"], ["msg"]], missingFlag: MissingFlag = .failure) {
+    public init(successPath: JSONPath, successValue: JSONValue, payloadPath: JSONPath,
+                messagePaths: [JSONPath] = [["error"], ["message"], ["msg"]], missingFlag: MissingFlag = .failure) {
         self.successPath = successPath
         self.successValue = successValue
         self.payloadPath = payloadPath
@@ -63,7 +63,7 @@ public struct EnvelopeRule: Sendable, Hashable {
         let root = document.objectValue == nil ? JSONShape.name(of: document) : nil
         if let failure = failure(in: { document.value(at: $0) }, notObject: root) { throw failure }
         guard let payload = document.value(at: payloadPath) else {
-            throw .validation(path: "$." + payloadPath.joined(separator: "."), expected: "payload", actual: "missing")
+            throw .validation(path: "$." + payloadPath.description, expected: "payload", actual: "missing")
         }
         return payload
     }
@@ -102,7 +102,7 @@ public struct EnvelopeRule: Sendable, Hashable {
         case missingFlag
     }
 
-    func verdict(lookup: ([String]) -> JSONValue?) -> Verdict {
+    func verdict(lookup: (JSONPath) -> JSONValue?) -> Verdict {
         guard let flag = lookup(successPath), !flag.isNull else {
             return missingFlag == .success ? .success : .missingFlag
         }
@@ -116,8 +116,8 @@ public struct EnvelopeRule: Sendable, Hashable {
     }
 
     /// - Parameter notObject: the document's kind when it is not an object, for the error.
-    private func failure(in lookup: ([String]) -> JSONValue?, notObject: String?) -> RiffleError? {
-        let keyName = successPath.joined(separator: ".")
+    private func failure(in lookup: (JSONPath) -> JSONValue?, notObject: String?) -> RiffleError? {
+        let keyName = successPath.description
         switch verdict(lookup: lookup) {
         case .success:
             return nil

@@ -20,23 +20,23 @@ public struct CommentRules: Sendable, Hashable {
     /// The discussion page a browser shows (`C`); nil when the feed names none.
     public var page: String?
     /// Where the top-level comments are in the answer; nil when the answer is the array itself.
-    public var items: String?
+    public var items: JSONPath?
     /// Where a comment's replies are, for nested threads (HN, Reddit).
-    public var children: String?
+    public var children: JSONPath?
     /// A comment's author, text (HTML is read as text) and time (ISO 8601 or Unix seconds).
-    public var author: String?
+    public var author: JSONPath?
     /// The path of a comment's text.
-    public var text: String
+    public var text: JSONPath
     /// The path of a comment's time.
-    public var time: String?
+    public var time: JSONPath?
     /// A comment's depth, for threads sent as one flat list in order (Lobsters).
-    public var depth: String?
+    public var depth: JSONPath?
     /// How many replies a stub stands for (Reddit's `kind: more`, `data.count`).
-    public var more: String?
+    public var more: JSONPath?
 
     /// Rules with these paths; see each property.
-    public init(url: String, page: String? = nil, items: String? = nil, children: String? = nil, author: String? = nil,
-                text: String, time: String? = nil, depth: String? = nil, more: String? = nil) {
+    public init(url: String, page: String? = nil, items: JSONPath? = nil, children: JSONPath? = nil, author: JSONPath? = nil,
+                text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil) {
         self.url = url
         self.page = page
         self.items = items
@@ -90,7 +90,7 @@ public struct CommentRules: Sendable, Hashable {
         let names = placeholders(in: template)
         let fields = item.fields
         func value(_ name: String) -> String? {
-            let found = CommentThread.value(in: fields, at: name)?.scalarText ?? (name == "id" ? item.id : nil)
+            let found = fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil)
             return found.flatMap { $0.isEmpty ? nil : $0 }
         }
         if names.count == 1, template == "{\(names[0])}" {

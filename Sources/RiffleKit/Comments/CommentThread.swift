@@ -50,9 +50,9 @@ public struct CommentThread: Sendable, Equatable {
     /// The comments in `answer` as `rules` say where they are.
     /// - Throws: `RiffleError.validation` when `rules.items` does not lead to an array.
     public init(_ answer: JSONValue, rules: CommentRules) throws(RiffleError) {
-        let top = rules.items.map { Self.value(in: answer, at: $0) } ?? answer
+        let top = rules.items.map { answer.value(at: $0) } ?? answer
         guard let list = top?.arrayValue else {
-            throw .validation(path: "$" + (rules.items.map { "." + $0 } ?? ""), expected: "an array of comments",
+            throw .validation(path: "$" + (rules.items.map { "." + $0.description } ?? ""), expected: "an array of comments",
                               actual: top?.kind ?? "nothing")
         }
         var comments: [Comment] = []
@@ -60,7 +60,7 @@ public struct CommentThread: Sendable, Equatable {
             // Nested: a depth-first walk with a stack of its own, whatever the nesting.
             var stack: [(value: JSONValue, depth: Int)] = list.reversed().map { ($0, 0) }
             while let (value, depth) = stack.popLast() {
-                let replies = rules.children.flatMap { Self.value(in: value, at: $0)?.arrayValue } ?? []
+                let replies = rules.children.flatMap { value.value(at: $0)?.arrayValue } ?? []
                 if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: !replies.isEmpty) {
                     comments.append(comment)
                     stack += replies.reversed().map { ($0, depth + 1) }
@@ -71,7 +71,7 @@ public struct CommentThread: Sendable, Equatable {
             // before it, never more (a jump would hang a reply off nothing).
             var previous = -1
             for value in list {
-                let stated = rules.depth.flatMap { Self.value(in: value, at: $0)?.doubleValue }.map { Int(max(0, min($0, 1e6))) } ?? 0
+                let stated = rules.depth.flatMap { value.value(at: $0)?.doubleValue }.map { Int(max(0, min($0, 1e6))) } ?? 0
                 let depth = min(stated, previous + 1)
                 if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: false) {
                     comments.append(comment)
@@ -85,12 +85,12 @@ public struct CommentThread: Sendable, Equatable {
     /// One comment; nil for what is not one (not an object, or nothing to show and no replies).
     private static func comment(_ value: JSONValue, depth: Int, rules: CommentRules, hasReplies: Bool) -> Comment? {
         guard case .object = value else { return nil }
-        let author = rules.author.flatMap { name(Self.value(in: value, at: $0)) }
-        let time = rules.time.flatMap { Self.value(in: value, at: $0) }.flatMap(Timestamp.date(from:))
-        let raw = Self.value(in: value, at: rules.text)?.stringValue ?? ""
+        let author = rules.author.flatMap { name(value.value(at: $0)) }
+        let time = rules.time.flatMap { value.value(at: $0) }.flatMap(Timestamp.date(from:))
+        let raw = value.value(at: rules.text)?.stringValue ?? ""
         let text = (HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw))
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty, author == nil, let more = rules.more.flatMap({ Self.value(in: value, at: $0)?.doubleValue }) {
+        if text.isEmpty, author == nil, let more = rules.more.flatMap({ value.value(at: $0)?.doubleValue }) {
             return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))))
         }
         guard !text.isEmpty || author != nil || hasReplies else { return nil }
@@ -101,24 +101,6 @@ public struct CommentThread: Sendable, Equatable {
     private static func name(_ value: JSONValue?) -> String? {
         let text = value?.stringValue ?? ["username", "name", "login"].lazy.compactMap { value?[$0]?.stringValue }.first
         return text.map(DisplayText.line).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The value at a dotted path, where a number indexes an array (`1.data.children`).
-    static func value(in root: JSONValue, at path: String) -> JSONValue? {
-        var current = root
-        for key in path.split(separator: ".", omittingEmptySubsequences: true) {
-            switch current {
-            case .object(let object):
-                guard let next = object[String(key)] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = Int(key), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
     }
 
     /// Fills `descendants`: each comment's run of deeper comments after it.

@@ -21,8 +21,8 @@ public struct Feed: Sendable, Hashable {
     public var template: String
     /// How the next page is reached.
     public var pagination: Pagination
-    /// A dotted path to the array of items (`hits`, `data.children`); nil finds it automatically.
-    public var itemPath: String?
+    /// Where the array of items is (`hits`, `data.children`); nil finds it by what the page holds.
+    public var itemPath: JSONPath?
     /// Which fields of an item are shown; unmapped parts are found automatically.
     public var fields: FieldMapping
     /// Headers sent with every page request. Values may name environment variables (`Bearer ${TOKEN}`);
@@ -94,8 +94,8 @@ public struct Feed: Sendable, Hashable {
     ///   - template: the page URL, with the pagination style's placeholders unless the body has them.
     ///   - name: the feed's name; nil: its host.
     ///   - pagination: how pages are numbered and where the feed ends.
-    ///   - itemPath: the dotted path of the item array (`data.children`); nil: found by looking.
-    ///   - fields: which members are an item's title, link, id and date; empty: guessed.
+    ///   - itemPath: the path of the item array (`data.children`); nil: found by looking.
+    ///   - fields: which members are an item's title, link, id, date...; unmapped parts are found by looking.
     ///   - headers: header fields sent with every page request.
     ///   - query: query parameters added to every page URL (`${NAME}` values from the environment).
     ///   - request: the method and body template of each page request (`PageRequest`); GET by default.
@@ -104,7 +104,7 @@ public struct Feed: Sendable, Hashable {
     ///   - cacheIdentity: what stands for the template in `cacheIdentity` (`cacheName`).
     ///   - secrets: the `query` parameters whose values are credentials (`Feed.secrets`).
     /// - Throws: `Feed.TemplateError` saying what is wrong.
-    public init(template: String, name: String? = nil, pagination: Pagination, itemPath: String? = nil,
+    public init(template: String, name: String? = nil, pagination: Pagination, itemPath: JSONPath? = nil,
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
                 request: PageRequest = .get, envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil,
                 cacheIdentity: String? = nil, secrets: Set<String>? = nil) throws(TemplateError) {

@@ -30,6 +30,11 @@ struct FieldReader {
         return text
     }
 
+    /// A dotted path (`JSONPath`) written as a string.
+    func path(_ object: JSONObject, _ key: String, in parent: String = "", required: Bool = false) throws(FeedCatalog.Error) -> JSONPath? {
+        try string(object, key, in: parent, required: required).map { JSONPath($0) }
+    }
+
     /// A string-to-string object; `numbers` also accepts numbers (`"per_page": 30` in a query).
     func strings(_ object: JSONObject, _ key: String, numbers: Bool = false) throws(FeedCatalog.Error) -> [String: String] {
         guard let value = object[key] else { return [:] }
@@ -64,7 +69,7 @@ struct FieldReader {
         }
         var definition = FeedDefinition(
             name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
-            pagination: try pagination(object["pagination"]), itemPath: try string(object, "items"),
+            pagination: try pagination(object["pagination"]), itemPath: try path(object, "items"),
             fields: try fields(object["fields"]), headers: headers, query: query,
             envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]), comments: try comments(object["comments"]))
         definition.secrets = try secrets(object["secrets"], query: query)
@@ -100,17 +105,18 @@ struct FieldReader {
 
     func fields(_ value: JSONValue?) throws(FeedCatalog.Error) -> FieldMapping {
         guard let value else { return FieldMapping() }
-        let object = try object(value, "fields", allowed: ["title", "subtitle", "link", "id", "time"])
-        var subtitle: [String] = []
+        let object = try object(value, "fields", allowed: ["title", "subtitle", "link", "id", "time", "author", "score", "comments"])
+        var subtitle: [JSONPath] = []
         if let entry = object["subtitle"] {
             guard let texts = entry.arrayValue?.compactMap(\.stringValue), texts.count == entry.arrayValue?.count else {
                 throw problem("fields.subtitle", "expected an array of strings, got \(entry.kind)")
             }
-            subtitle = texts
+            subtitle = texts.map { JSONPath($0) }
         }
-        return FieldMapping(title: try string(object, "title", in: "fields"), subtitle: subtitle,
-                            link: try string(object, "link", in: "fields"), id: try string(object, "id", in: "fields"),
-                            time: try string(object, "time", in: "fields"))
+        return FieldMapping(title: try path(object, "title", in: "fields"), subtitle: subtitle,
+                            link: try path(object, "link", in: "fields"), id: try path(object, "id", in: "fields"),
+                            time: try path(object, "time", in: "fields"), author: try path(object, "author", in: "fields"),
+                            score: try path(object, "score", in: "fields"), comments: try path(object, "comments", in: "fields"))
     }
 
     /// The names of `query` parameters whose values are credentials.
@@ -136,9 +142,9 @@ struct FieldReader {
             guard given.scalarText != nil else { throw problem("envelope.value", "expected a string, number or boolean, got \(given.kind)") }
             successValue = given
         }
-        func keys(_ path: String) -> [String] { path.split(separator: ".", omittingEmptySubsequences: true).map(String.init) }
-        let messagePaths = try string(object, "error", in: "envelope").map { [keys($0)] } ?? [["error"], ["message"], ["msg"]]
-        return EnvelopeRule(successPath: keys(success), successValue: successValue, payloadPath: [],
+        let defaultPaths: [JSONPath] = ["error", "message", "msg"]
+        let messagePaths = try string(object, "error", in: "envelope").map { [JSONPath($0)] } ?? defaultPaths
+        return EnvelopeRule(successPath: JSONPath(success), successValue: successValue, payloadPath: [],
                             messagePaths: messagePaths, missingFlag: .success)
     }
 
@@ -152,10 +158,10 @@ struct FieldReader {
             guard let template, !CommentRules.isUsable(template) else { continue }
             throw problem("comments.\(field)", "expected an http(s) URL with {path} placeholders into the item, got '\(template)'")
         }
-        let rules = CommentRules(url: url, page: page, items: try string(object, "items", in: "comments"),
-                                 children: try string(object, "children", in: "comments"), author: try string(object, "author", in: "comments"),
-                                 text: text, time: try string(object, "time", in: "comments"), depth: try string(object, "depth", in: "comments"),
-                                 more: try string(object, "more", in: "comments"))
+        let rules = CommentRules(url: url, page: page, items: try path(object, "items", in: "comments"),
+                                 children: try path(object, "children", in: "comments"), author: try path(object, "author", in: "comments"),
+                                 text: JSONPath(text), time: try path(object, "time", in: "comments"),
+                                 depth: try path(object, "depth", in: "comments"), more: try path(object, "more", in: "comments"))
         if rules.children != nil, rules.depth != nil { throw problem("comments.depth", "give either children (nested) or depth (a flat list), not both") }
         return rules
     }

@@ -21,7 +21,7 @@ package struct FeedDefinition: Sendable, Equatable {
     /// How the next page is reached (`Feed.pagination`).
     package var pagination: Pagination
     /// Where the items are in a page (`Feed.itemPath`).
-    package var itemPath: String?
+    package var itemPath: JSONPath?
     /// Which item fields are shown (`Feed.fields`).
     package var fields: FieldMapping
     /// Header templates, `${NAME}` unexpanded (`Feed.headers`).

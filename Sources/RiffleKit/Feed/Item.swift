@@ -2,7 +2,7 @@ import Foundation
 
 /// One entry of a feed, as the browser lists it.
 public struct Item: Sendable, Equatable {
-    /// The item's id when it has one (`id`, `objectID`, `name`...), as text.
+    /// The item's id when it has one (`id`, `objectID`, `short_id`...), as text.
     public var id: String?
     /// The line shown in the list; never empty.
     public var title: String
@@ -18,6 +18,9 @@ public struct Item: Sendable, Equatable {
     /// Its count of points, votes or stars (`points`, `score`, `ups`...), when found: what sorting by
     /// score compares. Zero is left out, as in `details`.
     public var score: Int?
+    /// Its number of comments or replies (`num_comments`, `descendants`...), when found; zero is left
+    /// out, as in `details`.
+    public var comments: Int?
 
     /// Where `fields` comes from: a built value, or a place in a lazily read document (a cached page's
     /// bodies are only decoded when the detail view asks for them).
@@ -61,7 +64,8 @@ public struct Item: Sendable, Equatable {
     /// Whether two items have the same parts and the same JSON.
     public static func == (lhs: Item, rhs: Item) -> Bool {
         guard lhs.id == rhs.id, lhs.title == rhs.title, lhs.details == rhs.details, lhs.url == rhs.url,
-              lhs.createdAt == rhs.createdAt, lhs.author == rhs.author, lhs.score == rhs.score else { return false }
+              lhs.createdAt == rhs.createdAt, lhs.author == rhs.author, lhs.score == rhs.score,
+              lhs.comments == rhs.comments else { return false }
         // Two views of the same bytes are equal without building either value.
         if case .lazy(let a) = lhs.storage, case .lazy(let b) = rhs.storage, a == b { return true }
         return lhs.fields == rhs.fields

@@ -19,16 +19,17 @@ extension PageLoader {
         var array: Int
     }
 
-    /// Reads a body with the feed's item path and field mapping (`ItemExtractor`, on the lazy tape).
+    /// Reads a body with the feed's item path and field mapping (`ItemExtractor`, on the lazy tape);
+    /// links that are paths are resolved against `url`, the page's (else page 1's).
     /// Throws for what must never be stored: not JSON, a failure envelope, no item array.
     /// - Parameter stored: whether `body` was read back from disk, where only bodies that passed this
     ///   check (with `stored: false`) are written: then only its structure is checked
     ///   (`JSONDocument.Validation.structure`): a truncated or garbled file still throws, a string
     ///   damaged in place reads with U+FFFD.
-    nonisolated func parse(_ body: Data, stored: Bool) throws(RiffleError) -> ParsedBody {
+    nonisolated func parse(_ body: Data, stored: Bool, url: URL?) throws(RiffleError) -> ParsedBody {
         let document = try ItemExtractor.document(body, stored: stored)
         if let failure = feed.envelope?.failure(in: document) { throw failure }
-        let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: feed.fields)
+        let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: feed.fields, baseURL: url ?? feed.url(forPage: 1))
         return ParsedBody(items: list.items, document: document, array: list.array)
     }
 
@@ -36,7 +37,7 @@ extension PageLoader {
     nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(RiffleError) -> Page {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
         var page = try page(number, data: stored.data, source: .cache, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
-                            next: stored.metadata?.next, known: stored.metadata != nil)
+                            next: stored.metadata?.next, known: stored.metadata != nil, url: stored.metadata.flatMap { URL(string: $0.url) })
         if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
             page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
                 .expiry(fetchedAt: fetchedAt, serverMaxAge: stored.serverMaxAge)
@@ -44,10 +45,11 @@ extension PageLoader {
         return page
     }
 
-    /// A page from its bytes, which were read from disk (see `parse(_:stored:)`).
+    /// A page from its bytes, which were read from disk (see `parse(_:stored:url:)`); `url` is where they were fetched from.
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
-                          next: String?, known: Bool) throws(RiffleError) -> Page {
-        page(number, parsed: try parse(data, stored: true), data: data, source: source, fetchedAt: fetchedAt, status: status, next: next, known: known)
+                          next: String?, known: Bool, url: URL?) throws(RiffleError) -> Page {
+        page(number, parsed: try parse(data, stored: true, url: url), data: data, source: source, fetchedAt: fetchedAt, status: status,
+             next: next, known: known)
     }
 
     /// A page from a body already read.
@@ -64,7 +66,7 @@ extension PageLoader {
     nonisolated func pageLocation(_ number: Int, url: URL, parsed: ParsedBodyBox) -> BodyLocation {
         store.location(number, note: { response in
             let kept = parsed.value.withLock { $0 }
-            let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false))
+            let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false, url: url))
             let next = body.flatMap { self.feed.pagination.nextURL(after: url, headers: response.headers, document: $0.document) }
             return PageStore.note(url: url.absoluteString, next: next?.absoluteString)
         })
@@ -99,7 +101,7 @@ extension PageLoader {
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {
             var page = try page(number, data: value.response.body, source: value.source, fetchedAt: value.fetchedAt,
-                                status: value.response.status, next: metadata?.next, known: metadata != nil)
+                                status: value.response.status, next: metadata?.next, known: metadata != nil, url: url)
             page.freshUntil = value.freshUntil
             return page
         } catch {

@@ -215,7 +215,7 @@ public actor PageLoader {
         var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
                                             headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in
-                                                let parsed = try self.parse(body, stored: false)
+                                                let parsed = try self.parse(body, stored: false, url: url)
                                                 keep?.value.withLock { $0 = (body, parsed) }
                                                 return parsed
                                             })

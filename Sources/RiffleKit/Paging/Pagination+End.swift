@@ -22,7 +22,7 @@ extension Pagination {
     ///   - pageSize: the page size the request asked for, when known (`per_page=30` in the URL).
     public func saysLast(_ document: JSONDocument, itemsAt array: Int? = nil, page number: Int, itemCount: Int,
                          pageSize: Int? = nil) -> Bool {
-        if let hasMorePath, let flag = document.scalar(atPath: hasMorePath)?.boolValue { return !flag }
+        if let hasMorePath, let flag = document.scalar(at: JSONPath(hasMorePath))?.boolValue { return !flag }
         let signals = EndSignals(document, around: array)
         if let more = signals.more { return !more }
         if let last = signals.last { return last }

@@ -80,7 +80,7 @@ public struct Pagination: Sendable, Hashable {
         case .pageNumber, .offset:
             return nil
         case .cursor(let path, let parameter):
-            guard let cursor = document.scalar(atPath: path)?.scalarText, !cursor.isEmpty,
+            guard let cursor = document.scalar(at: JSONPath(path))?.scalarText, !cursor.isEmpty,
                   var components = URLComponents(url: pageURL, resolvingAgainstBaseURL: false) else { return nil }
             var items = (components.queryItems ?? []).filter { $0.name != parameter }
             items.append(URLQueryItem(name: parameter, value: cursor))

@@ -1,0 +1,219 @@
+import Foundation
+
+/// Reads a page's items by its plan (`CompiledPlan`): each part from the first of its paths that
+/// holds a usable value. Lives inside `ItemExtractor.read`, where its reader is valid; it holds raw
+/// pointers only, so reading an item retains nothing but what the item keeps.
+struct ItemReader {
+    let r: TapeReader
+    let view: CompiledPlan.View
+
+    /// The item of `object` (the element, opened when it is a wrapper), its fields left in `document`.
+    /// - Parameter baseURL: what a link that is a path (`/r/swift/…`) is resolved against: the page's URL.
+    func item(_ object: Int, document: JSONDocument, baseURL: URL?) -> Item {
+        let title = firstText(.title, object, separator: "") ?? firstShortString(object) ?? "(untitled)"
+        let id = first(.id, object) { v, _ in r.kind(v) == .string || r.kind(v) == .number ? r.scalarText(v) : nil }
+        let url = first(.link, object) { v, path in link(v, guessed: path.inferred, baseURL: baseURL) }
+        let createdAt = first(.time, object) { v, _ in r.date(v) }
+        let author = firstText(.author, object, separator: ", ")
+        // A count of zero says little in a list ("0 reactions"): the next path is tried instead.
+        let score = first(.score, object) { v, path in count(v, unit: path.unit) }
+        let comments = first(.comments, object) { v, path in count(v, unit: path.unit) }
+        var details: [String] = []
+        if view.subtitle.isEmpty {
+            details.reserveCapacity(3)
+            if let author { details.append(author) }
+            if let score { details.append(score.text) }
+            // Two facts beside an age, three without.
+            if let comments, details.count < (createdAt == nil ? 3 : 2) { details.append(comments.text) }
+        } else {
+            details = view.subtitle.compactMap { p in text(object, path: view.paths[Int(p)], separator: ", ") }
+        }
+        var item = Item(id: id, title: title, details: details, url: url, createdAt: createdAt,
+                        fieldsAt: JSONNode(document: document, index: object))
+        item.author = author
+        item.score = score?.number
+        item.comments = comments?.number
+        return item
+    }
+
+    /// The first value `read` takes from the part's paths, each path tried on the item in turn.
+    private func first<T>(_ part: FieldPlan.Part, _ object: Int, _ read: (Int, CompiledPlan.Path) -> T?) -> T? {
+        for p in view.paths(of: part) {
+            let path = view.paths[Int(p)]
+            var found: T?
+            forEachValue(object, path.steps) { v in
+                found = read(v, path)
+                return found == nil
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// The first text the part's paths give (joined through `*`).
+    private func firstText(_ part: FieldPlan.Part, _ object: Int, separator: String) -> String? {
+        for p in view.paths(of: part) {
+            if let text = text(object, path: view.paths[Int(p)], separator: separator) { return text }
+        }
+        return nil
+    }
+
+    /// The text at `path` from `object`: one value's, or through `*` every value's joined by `separator`.
+    private func text(_ object: Int, path: CompiledPlan.Path, separator: String) -> String? {
+        if !path.joins {
+            var found: String?
+            forEachValue(object, path.steps) { v in
+                found = text(v)
+                return found == nil
+            }
+            return found
+        }
+        var parts: [String] = []
+        forEachValue(object, path.steps) { v in
+            if let text = text(v) { parts.append(text) }
+            return true
+        }
+        guard !parts.isEmpty else { return nil }
+        let joined = DisplayText.line(parts.joined(separator: separator))
+        return joined.isEmpty ? nil : joined
+    }
+
+    /// Visits the values at `steps` from `i` while `body` returns true.
+    @discardableResult
+    private func forEachValue(_ i: Int, _ steps: Range<Int>, _ body: (Int) -> Bool) -> Bool {
+        guard let s = steps.first else { return body(i) }
+        let step = view.steps[s]
+        let rest = (s + 1)..<steps.upperBound
+        switch r.kind(i) {
+        case .object:
+            var found: Int?
+            r.forEachMember(of: i) { k, v in if matches(k, step) { found = v } }
+            guard let found else { return true }
+            return forEachValue(found, rest, body)
+        case .array:
+            if step.each {
+                var going = true
+                r.forEachElement(of: i) { e in if going { going = forEachValue(e, rest, body) } }
+                return going
+            }
+            guard step.index >= 0 else { return true }
+            var element: Int?
+            var n: Int32 = 0
+            r.forEachElement(of: i) { e in
+                if n == step.index { element = e }
+                n &+= 1
+            }
+            guard let element else { return true }
+            return forEachValue(element, rest, body)
+        default:
+            return true
+        }
+    }
+
+    /// Whether the key at tape index `k` is the step's key.
+    @inline(__always) private func matches(_ k: Int, _ step: CompiledPlan.Step) -> Bool {
+        let entry = r.tape[k]
+        let length = Int(step.length)
+        if entry.flags == 0 {
+            let start = Int(entry.start) &+ 1
+            guard Int(entry.end) &- start == length else { return false }
+            // A key is followed by at least `":1}`, so its first eight bytes can be loaded as one word
+            // when the document goes on that far.
+            var word: UInt64
+            if r.count &- start >= 8 {
+                word = UnsafeRawPointer(r.base + start).loadUnaligned(as: UInt64.self)
+                if length < 8 { word &= (1 &<< (UInt64(length) &* 8)) &- 1 }
+            } else {
+                word = 0
+                for i in 0..<Swift.min(length, 8) { word |= UInt64(r.base[start &+ i]) &<< (UInt64(i) &* 8) }
+            }
+            return word == step.word && (length <= 8 || memcmp(r.base + start + 8, view.pool + Int(step.offset) + 8, length &- 8) == 0)
+        }
+        var text = r.string(k)
+        return text.withUTF8 { $0.count == length && (length == 0 || memcmp($0.baseAddress!, view.pool + Int(step.offset), length) == 0) }
+    }
+
+    /// A string's or number's text, made fit for one line; nil when empty.
+    private func text(_ v: Int) -> String? {
+        switch r.kind(v) {
+        case .string:
+            let entry = r.tape[v]
+            if entry.flags & TapeEntry.escaped == 0 {
+                // Most titles need nothing done: their bytes are checked where they lie.
+                let start = Int(entry.start) &+ 1
+                let bytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
+                if bytes.isEmpty { return nil }
+                if !DisplayText.needsWork(bytes) { return String(decoding: bytes, as: UTF8.self) }
+            }
+            let text = DisplayText.line(r.string(v))
+            return text.isEmpty ? nil : text
+        case .number: return r.numberText(v)
+        default: return nil
+        }
+    }
+
+    /// An http(s) URL, or a path from the server's root resolved against the page's URL; an inferred
+    /// one must not be the API's own.
+    private func link(_ v: Int, guessed: Bool, baseURL: URL?) -> String? {
+        let entry = r.tape[v]
+        guard entry.kind == .string else { return nil }
+        // Judged on the bytes where they lie (a URL rarely has escapes), so a rejected one costs no string.
+        let start = Int(entry.start) &+ 1
+        let bytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
+        if let host = ValueShape.schemeEnd(bytes) {
+            if guessed, ValueShape.isAPI(bytes, from: host) { return nil }
+            let text = r.string(v)
+            // A non-ASCII byte after "http" could start a combining mark: `isHTTP` asks `Character`.
+            guard bytes[4] < 0x80 || ItemExtractor.isHTTP(text) else { return nil }
+            return text
+        }
+        // `/path` or `//host/path`: resolved as a browser would.
+        guard let baseURL, bytes.count > 1, bytes[0] == UInt8(ascii: "/") else { return nil }
+        if guessed, bytes[1] != UInt8(ascii: "/"), ValueShape.isAPI(bytes, from: 0) { return nil }
+        let text = r.string(v)
+        guard !text.contains(where: \.isWhitespace), let url = URL(string: text, relativeTo: baseURL)?.absoluteURL,
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return url.absoluteString
+    }
+
+    /// A whole number other than zero with its unit: "1 point", "12 points", "2 replies". Never
+    /// `1.0` (GitHub's search `score` is a relevance, not a count).
+    private func count(_ v: Int, unit: Int8) -> (text: String, number: Int?)? {
+        let entry = r.tape[v]
+        let start: Int, end: Int
+        switch entry.kind {
+        case .number: start = Int(entry.start); end = Int(entry.end)
+        case .string where entry.flags == 0: start = Int(entry.start) &+ 1; end = Int(entry.end)
+        default: return nil
+        }
+        var i = start
+        if i < end, r.base[i] == UInt8(ascii: "-") { i &+= 1 }
+        guard i < end else { return nil }
+        var zero = true
+        while i < end {
+            let digit = r.base[i] &- 48
+            guard digit < 10 else { return nil }
+            zero = zero && digit == 0
+            i &+= 1
+        }
+        guard !zero else { return nil }
+        let digits = String(decoding: UnsafeBufferPointer(start: r.base + start, count: end &- start), as: UTF8.self)
+        let number = Int(digits)
+        guard KeyWords.units.indices.contains(Int(unit)) else { return (digits, number) }
+        let name = KeyWords.units[Int(unit)]
+        return (digits + " " + (digits == "1" ? name.one : name.many), number)
+    }
+
+    /// The first short string of the item, for an item none of whose title paths has text.
+    private func firstShortString(_ object: Int) -> String? {
+        var found: String?
+        r.forEachMember(of: object) { _, v in
+            guard found == nil, r.kind(v) == .string else { return }
+            let text = r.string(v)
+            if !text.isEmpty, text.utf8.count < 400, text.count < 200, !ItemExtractor.isHTTP(text) {
+                found = DisplayText.line(text)
+            }
+        }
+        return found.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
