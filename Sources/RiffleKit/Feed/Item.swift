@@ -52,6 +52,20 @@ public struct Item: Sendable, Equatable {
         self.init(id: id, title: title, details: details, url: url, createdAt: createdAt, storage: .lazy(node))
     }
 
+    /// An item with every part, its `fields` left in `node`'s document: built in one go while a page is read.
+    package init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, author: String?, score: Int?,
+                 comments: Int?, fieldsAt node: JSONNode) {
+        self.id = id
+        self.title = title
+        self.details = details
+        self.url = url
+        self.createdAt = createdAt
+        self.author = author
+        self.score = score
+        self.comments = comments
+        self.storage = .lazy(node)
+    }
+
     private init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, storage: Fields) {
         self.id = id
         self.title = title

@@ -97,14 +97,50 @@ struct CompiledPlan {
         }
         order += subtitle.map(Int32.init)
         starts.append(Int32(order.count))
+        // The distinct first keys of all paths, found by one pass over an item's members
+        // (`ItemReader.fill`) through a small open-addressing table.
+        var firstKeys: [Step] = []
+        var firstKeyOfPath: [Int32] = []
+        var table = [Int32](repeating: -1, count: View.tableSize)
+        for path in paths {
+            guard let s = path.steps.first else {
+                firstKeyOfPath.append(-1)
+                continue
+            }
+            let step = steps[s]
+            let bytes = pool[Int(step.offset)..<Int(step.offset + step.length)]
+            if let found = firstKeys.firstIndex(where: { $0.word == step.word && $0.length == step.length
+                && pool[Int($0.offset)..<Int($0.offset + $0.length)] == bytes }) {
+                firstKeyOfPath.append(Int32(found))
+                continue
+            }
+            // At most `tableSize / 2` keys: a path past that is read without the table.
+            guard firstKeys.count < View.tableSize / 2 else {
+                firstKeyOfPath.append(-2)
+                continue
+            }
+            var slot = View.slot(word: step.word, length: Int(step.length))
+            while table[slot] >= 0 { slot = (slot &+ 1) & (View.tableSize &- 1) }
+            table[slot] = Int32(firstKeys.count)
+            firstKeyOfPath.append(Int32(firstKeys.count))
+            firstKeys.append(step)
+        }
         let bytes = pool.isEmpty ? [0] : pool
         return bytes.withUnsafeBufferPointer { pool in
             steps.withUnsafeBufferPointer { steps in
                 paths.withUnsafeBufferPointer { paths in
                     starts.withUnsafeBufferPointer { starts in
                         order.withUnsafeBufferPointer { order in
-                            body(View(pool: pool.baseAddress!, steps: steps, paths: paths, starts: starts.baseAddress!,
-                                      order: order.baseAddress ?? starts.baseAddress!))
+                            firstKeys.withUnsafeBufferPointer { firstKeys in
+                                firstKeyOfPath.withUnsafeBufferPointer { firstKeyOfPath in
+                                    table.withUnsafeBufferPointer { table in
+                                        body(View(pool: pool.baseAddress!, steps: steps, paths: paths, starts: starts.baseAddress!,
+                                                  order: order.baseAddress ?? starts.baseAddress!, firstKeys: firstKeys,
+                                                  firstKeyOfPath: firstKeyOfPath.baseAddress ?? starts.baseAddress!,
+                                                  table: table.baseAddress!))
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -112,13 +148,27 @@ struct CompiledPlan {
         }
     }
 
-    /// Raw views of the pool, the steps, the paths and each part's list of paths.
+    /// Raw views of the pool, the steps, the paths, each part's list of paths and the first keys.
     struct View {
         let pool: UnsafePointer<UInt8>
         let steps: UnsafeBufferPointer<Step>
         let paths: UnsafeBufferPointer<Path>
         fileprivate let starts: UnsafePointer<Int32>
         fileprivate let order: UnsafePointer<Int32>
+        /// The distinct first steps of the paths: an item's members are matched against these once.
+        let firstKeys: UnsafeBufferPointer<Step>
+        /// Per path, the index of its first key (-1: the path is empty, -2: not in the table).
+        let firstKeyOfPath: UnsafePointer<Int32>
+        /// Open addressing from a key's `slot` to its index in `firstKeys` (-1: empty).
+        let table: UnsafePointer<Int32>
+
+        static let tableSize = 128
+
+        /// Where a key of `length` bytes whose first eight are `word` starts its probe in `table`.
+        @inline(__always) static func slot(word: UInt64, length: Int) -> Int {
+            let h = (word ^ UInt64(truncatingIfNeeded: length)) &* 0x9E37_79B9_7F4A_7C15
+            return Int(truncatingIfNeeded: h >> 57) & (tableSize &- 1)
+        }
 
         /// The paths of `part` in the order they are tried.
         @inline(__always) func paths(of part: FieldPlan.Part) -> UnsafeBufferPointer<Int32> {

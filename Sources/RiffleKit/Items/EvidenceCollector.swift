@@ -5,44 +5,72 @@ import Foundation
 /// arrays of objects seen through their first element (`authors.*.name`), arrays of strings through
 /// their first string (`title.0`).
 ///
-/// Bounded whatever the server sends: at most `maxPaths` paths, `maxLeaves` values an item.
-struct EvidenceCollector {
+/// Bounded whatever the server sends: at most `maxPaths` paths, `maxLeaves` values an item. Its
+/// tables are raw memory owned by the collector (one allocation each per page, no copy on write in
+/// the loop); it lives inside the document's `withReader`, as its `TapeReader` does.
+final class EvidenceCollector {
     let r: TapeReader
     /// The page's host, lowercase, to tell its own links from others (`ValueShape.ownHost`).
-    let host: [UInt8]
-    private(set) var paths: [PathEvidence] = []
-    /// Items counted so far.
-    private(set) var items = 0
+    private let host: [UInt8]
+    private let evidence: UnsafeMutablePointer<PathEvidence>
     /// The hash of each path, by index.
-    private var pathHashes: [UInt64] = []
+    private let pathHashes: UnsafeMutablePointer<UInt64>
     /// Open addressing from a path's hash to its index + 1 (0: empty).
-    private var pathTable: [Int32]
+    private let pathTable: UnsafeMutablePointer<Int32>
+    // The counters are read and written on every value: unchecked, so each access costs no dynamic
+    // exclusivity bookkeeping. Safe: the collector is used by one caller at a time, inside one
+    // `withReader`, and none of its methods hands out access to them.
     /// Open addressing set of (path, value) hashes seen, for `distinct` (0: empty).
-    private var valueTable: [UInt64]
-    private var valueCount = 0
-    private var leaves = 0
+    @exclusivity(unchecked) private var valueTable: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var valueCapacity = 2048
+    @exclusivity(unchecked) private var valueCount = 0
+    /// Paths so far.
+    @exclusivity(unchecked) private(set) var count = 0
+    /// Items counted so far.
+    @exclusivity(unchecked) private(set) var items = 0
+    @exclusivity(unchecked) private var leaves = 0
 
     static let maxPaths = 384
     static let maxDepth = 5
     static let maxLeaves = 200
+    /// How many strings of a path have their shape looked at.
+    static let maxShaped = 6
+    private static let pathTableSize = 1024
 
     init(_ r: TapeReader, baseURL: URL? = nil) {
         self.r = r
         host = Array((baseURL?.host ?? "").lowercased().utf8)
-        pathTable = [Int32](repeating: 0, count: 1024)
-        valueTable = [UInt64](repeating: 0, count: 2048)
-        paths.reserveCapacity(64)
-        pathHashes.reserveCapacity(64)
+        evidence = .allocate(capacity: Self.maxPaths)
+        pathHashes = .allocate(capacity: Self.maxPaths)
+        pathTable = .allocate(capacity: Self.pathTableSize)
+        pathTable.initialize(repeating: 0, count: Self.pathTableSize)
+        valueTable = .allocate(capacity: valueCapacity)
+        valueTable.initialize(repeating: 0, count: valueCapacity)
     }
 
-    /// Counts the object at `i` as one more item.
-    mutating func add(item i: Int) {
+    deinit {
+        evidence.deinitialize(count: count)
+        evidence.deallocate()
+        pathHashes.deallocate()
+        pathTable.deallocate()
+        valueTable.deallocate()
+    }
+
+    /// The evidence of each path, by index.
+    var paths: [PathEvidence] { Array(UnsafeBufferPointer(start: evidence, count: count)) }
+
+    /// Counts the object at `i` as one more item; its keys' names are read through `words`.
+    func add(item i: Int, words: KeyWords.Reader) {
         leaves = 0
-        walk(object: i, parent: -1, hash: 0xcbf2_9ce4_8422_2325, hint: KeyWords.Hint(), depth: 0)
-        items += 1
+        host.withUnsafeBufferPointer { host in
+            walk(object: i, parent: -1, hash: 0xcbf2_9ce4_8422_2325, hint: KeyWords.Hint(), depth: 0,
+                 words: words, host: host.isEmpty ? nil : host)
+        }
+        items &+= 1
     }
 
-    private mutating func walk(object i: Int, parent: Int32, hash: UInt64, hint: KeyWords.Hint, depth: Int) {
+    private func walk(object i: Int, parent: Int32, hash: UInt64, hint: KeyWords.Hint, depth: Int, words: KeyWords.Reader,
+                      host: UnsafeBufferPointer<UInt8>?) {
         var c = i &+ 1
         let end = Int(r.tape[i].end)
         while c < end, leaves < Self.maxLeaves {
@@ -52,17 +80,17 @@ struct EvidenceCollector {
             let start = Int(entry.start) &+ 1
             let keyBytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
             let pathHash = Self.mix(hash, Self.fnv(keyBytes))
-            guard let p = path(pathHash, parent: parent, key: Int32(k), depth: depth &+ 1, keyBytes: keyBytes, parentHint: hint)
-            else { continue }
-            record(v, at: p, hash: pathHash, depth: depth &+ 1)
+            guard let p = path(pathHash, parent: parent, key: Int32(k), depth: depth &+ 1, keyBytes: keyBytes, parentHint: hint,
+                               words: words) else { continue }
+            record(v, at: p, hash: pathHash, depth: depth &+ 1, words: words, host: host)
         }
     }
 
     /// The index of the path with `hash`, made now if new (nil when there is no room for more); a new
     /// path's hint is its key's words under its parent's (an array step's is its parent's).
-    private mutating func path(_ hash: UInt64, parent: Int32, key: Int32, depth: Int, keyBytes: UnsafeBufferPointer<UInt8>?,
-                               parentHint: KeyWords.Hint) -> Int? {
-        let mask = pathTable.count &- 1
+    private func path(_ hash: UInt64, parent: Int32, key: Int32, depth: Int, keyBytes: UnsafeBufferPointer<UInt8>?,
+                      parentHint: KeyWords.Hint, words: KeyWords.Reader) -> Int? {
+        let mask = Self.pathTableSize &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let found = Int(pathTable[slot])
@@ -70,91 +98,97 @@ struct EvidenceCollector {
             if pathHashes[found &- 1] == hash { return found &- 1 }
             slot = (slot &+ 1) & mask
         }
-        guard paths.count < Self.maxPaths else { return nil }
-        // An array step (`*`, `0`) says what its parent says.
-        let own = keyBytes.map { KeyWords.hint($0) }
+        guard count < Self.maxPaths else { return nil }
+        let own = keyBytes.map { words.hint($0) }
         let hint = own.map { $0.under(parentHint) } ?? parentHint
-        paths.append(PathEvidence(parent: parent, key: key, depth: UInt8(depth), order: UInt16(paths.count), hint: hint,
-                                  own: own ?? parentHint))
-        pathHashes.append(hash)
-        pathTable[slot] = Int32(paths.count)
-        return paths.count &- 1
+        (evidence + count).initialize(to: PathEvidence(parent: parent, key: key, depth: UInt8(depth), order: UInt16(count), hint: hint,
+                                                       own: own ?? parentHint))
+        pathHashes[count] = hash
+        count &+= 1
+        pathTable[slot] = Int32(count)
+        return count &- 1
     }
 
-    private mutating func record(_ v: Int, at p: Int, hash: UInt64, depth: Int) {
+    private func record(_ v: Int, at p: Int, hash: UInt64, depth: Int, words: KeyWords.Reader, host: UnsafeBufferPointer<UInt8>?) {
         leaves &+= 1
         let entry = r.tape[v]
-        let item = Int32(items)
+        let e = evidence + p
         // An empty string is as good as none: it counts as missing.
-        if entry.kind != .null, entry.kind != .string || entry.end > entry.start &+ 1, paths[p].lastItem != item {
-            paths[p].lastItem = item
-            paths[p].present &+= 1
+        if entry.kind != .null, entry.kind != .string || entry.end > entry.start &+ 1, e.pointee.lastItem != Int32(items) {
+            e.pointee.lastItem = Int32(items)
+            e.pointee.present &+= 1
         }
         switch entry.kind {
         case .string:
             let start = Int(entry.start) &+ 1
             let bytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
-            let (shape, words) = host.withUnsafeBufferPointer { host in ValueShape.of(bytes, host: host.isEmpty ? nil : host) }
-            if shape.contains(.empty) {
-                paths[p].empty &+= 1
+            if bytes.isEmpty {
+                e.pointee.empty &+= 1
                 return
             }
-            paths[p].strings &+= 1
-            paths[p].shapes.add(shape)
-            paths[p].bytes &+= UInt32(truncatingIfNeeded: bytes.count)
+            e.pointee.strings &+= 1
+            e.pointee.bytes &+= UInt32(truncatingIfNeeded: bytes.count)
+            if seen(p, Self.valueHash(bytes)) { e.pointee.distinct &+= 1 }
+            // The shapes of a path's first strings stand for all of them: each shape costs a pass over its bytes.
+            guard e.pointee.shaped < Self.maxShaped else { return }
+            let (shape, words) = ValueShape.of(bytes, host: host)
+            e.pointee.shaped &+= 1
+            e.pointee.shapes.add(shape)
             let w = UInt16(truncatingIfNeeded: Swift.min(words, 65_535))
-            if w < paths[p].minWords { paths[p].minWords = w }
-            if w > paths[p].maxWords { paths[p].maxWords = w }
-            if seen(p, Self.valueHash(bytes)) { paths[p].distinct &+= 1 }
+            if w < e.pointee.minWords { e.pointee.minWords = w }
+            if w > e.pointee.maxWords { e.pointee.maxWords = w }
         case .number:
             let bytes = UnsafeBufferPointer(start: r.base + Int(entry.start), count: Int(entry.end &- entry.start))
-            paths[p].numbers &+= 1
+            e.pointee.numbers &+= 1
             // Digits before any fraction or exponent, and whether there is one.
             var digits = 0, whole = true
             for b in bytes {
-                if b >= 0x30 && b <= 0x39 { if whole { digits &+= 1 } } else if b != 0x2D { whole = false }
+                if b >= 0x30 && b <= 0x39 {
+                    if whole { digits &+= 1 }
+                } else if b != 0x2D {
+                    whole = false
+                }
             }
             if whole {
-                paths[p].integers &+= 1
-                if bytes.first == 0x2D { paths[p].negatives &+= 1 }
-                if digits == 1, bytes.last == 0x30 { paths[p].zeros &+= 1 }
+                e.pointee.integers &+= 1
+                if bytes.first == 0x2D { e.pointee.negatives &+= 1 }
+                if digits == 1, bytes.last == 0x30 { e.pointee.zeros &+= 1 }
             }
-            if (9...13).contains(digits), bytes.first != 0x2D { paths[p].epochs &+= 1 }
-            if seen(p, Self.valueHash(bytes)) { paths[p].distinct &+= 1 }
+            if (9...13).contains(digits), bytes.first != 0x2D { e.pointee.epochs &+= 1 }
+            if seen(p, Self.valueHash(bytes)) { e.pointee.distinct &+= 1 }
         case .true, .false:
-            paths[p].booleans &+= 1
+            e.pointee.booleans &+= 1
         case .null:
             break
         case .object:
-            paths[p].objects &+= 1
-            if depth < Self.maxDepth { walk(object: v, parent: Int32(p), hash: hash, hint: paths[p].hint, depth: depth) }
+            e.pointee.objects &+= 1
+            if depth < Self.maxDepth {
+                walk(object: v, parent: Int32(p), hash: hash, hint: e.pointee.hint, depth: depth, words: words, host: host)
+            }
         case .array:
-            paths[p].arrays &+= 1
+            e.pointee.arrays &+= 1
             guard depth < Self.maxDepth, entry.end > UInt32(v &+ 1) else { return }
             let first = v &+ 1
+            let step: (key: Int32, hash: UInt64)
             switch r.kind(first) {
-            case .object:
-                let h = Self.mix(hash, 0x2A2A_2A2A_2A2A_2A2A)
-                if let e = path(h, parent: Int32(p), key: PathEvidence.each, depth: depth &+ 1, keyBytes: nil, parentHint: paths[p].hint) {
-                    record(first, at: e, hash: h, depth: depth &+ 1)
-                }
-            case .string:
-                let h = Self.mix(hash, 0x3030_3030_3030_3030)
-                if let e = path(h, parent: Int32(p), key: PathEvidence.first, depth: depth &+ 1, keyBytes: nil, parentHint: paths[p].hint) {
-                    record(first, at: e, hash: h, depth: depth &+ 1)
-                }
-            default:
-                break
+            case .object: step = (PathEvidence.each, 0x2A2A_2A2A_2A2A_2A2A)
+            case .string: step = (PathEvidence.first, 0x3030_3030_3030_3030)
+            default: return
+            }
+            let h = Self.mix(hash, step.hash)
+            if let inner = path(h, parent: Int32(p), key: step.key, depth: depth &+ 1, keyBytes: nil, parentHint: e.pointee.hint,
+                                words: words) {
+                record(first, at: inner, hash: h, depth: depth &+ 1, words: words, host: host)
             }
         }
     }
 
     /// Records that path `p` had a value of hash `value`; true when it was not seen there before.
-    private mutating func seen(_ p: Int, _ value: UInt64) -> Bool {
-        if valueCount &* 2 >= valueTable.count { grow() }
+    private func seen(_ p: Int, _ value: UInt64) -> Bool {
+        if valueCount &* 2 >= valueCapacity { grow() }
         var key = value ^ (UInt64(truncatingIfNeeded: p) &* 0x9E37_79B9_7F4A_7C15)
         if key == 0 { key = 1 }
-        let mask = valueTable.count &- 1
+        let mask = valueCapacity &- 1
         var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
         while true {
             let found = valueTable[slot]
@@ -168,15 +202,19 @@ struct EvidenceCollector {
         }
     }
 
-    private mutating func grow() {
-        let old = valueTable
-        valueTable = [UInt64](repeating: 0, count: old.count &* 2)
-        let mask = valueTable.count &- 1
-        for key in old where key != 0 {
+    private func grow() {
+        let old = valueTable, oldCapacity = valueCapacity
+        valueCapacity &*= 2
+        valueTable = .allocate(capacity: valueCapacity)
+        valueTable.initialize(repeating: 0, count: valueCapacity)
+        let mask = valueCapacity &- 1
+        for i in 0..<oldCapacity where old[i] != 0 {
+            let key = old[i]
             var slot = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
             while valueTable[slot] != 0 { slot = (slot &+ 1) & mask }
             valueTable[slot] = key
         }
+        old.deallocate()
     }
 
     /// FNV-1a of a key's bytes.

@@ -2,7 +2,7 @@ extension FieldPlan {
     /// The plan a page was read by, in words: built only when asked (`ItemExtractor.plan`), from what
     /// the reading counted.
     init(r: TapeReader, array: Int, lists: [ItemListFinder.Candidate], itemPath: JSONPath?, fields: FieldMapping, unwrap: Int?,
-         ranked: [[FieldPlanner.Scored]], collector: EvidenceCollector) {
+         ranked: [[FieldPlanner.Scored]], evidence: [PathEvidence], sampled: Int) {
         func list(_ candidate: ItemListFinder.Candidate) -> List {
             var reasons = ["\(candidate.count) element\(candidate.count == 1 ? "" : "s"), \(candidate.objects) of them objects"]
             if let headline = candidate.headline {
@@ -22,11 +22,11 @@ extension FieldPlan {
         self.otherLists = lists.filter { $0.array != array }.map(list)
         self.listConfigured = itemPath != nil
         self.unwrap = unwrap.map { r.string($0) }
-        self.sampled = collector.items
+        self.sampled = sampled
         choices = Part.allCases.map { part in
             let candidates = ranked[part.rawValue].map { scored in
-                Candidate(path: Self.path(of: scored.path, collector.paths, r), score: Self.rounded(scored.score),
-                          reasons: Self.reasons(collector.paths[scored.path], part: part, sampled: collector.items))
+                Candidate(path: Self.path(of: scored.path, evidence, r), score: Self.rounded(scored.score),
+                          reasons: Self.reasons(evidence[scored.path], part: part, sampled: sampled))
             }
             let configured = fields[part]
             return Choice(part: part, path: configured ?? candidates.first?.path, configured: configured != nil, candidates: candidates)

@@ -5,7 +5,7 @@ extension FieldPlan {
         var reasons: [String] = []
         let values = Int(e.strings) + Int(e.numbers)
         func most(_ shape: ValueShape) -> Bool { e.share(shape) >= 0.5 }
-        func count(_ shape: ValueShape) -> String { "\(e.shapes[shape])/\(e.strings)" }
+        func count(_ shape: ValueShape) -> String { "\(e.shapes[shape])/\(e.shaped)" }
         let words = e.minWords == e.maxWords ? "\(e.minWords) word\(e.minWords == 1 ? "" : "s")" : "\(e.minWords)–\(e.maxWords) words"
 
         switch part {
@@ -35,15 +35,14 @@ extension FieldPlan {
             if most(.html) { reasons.append("HTML") }
         case .link:
             let pages = e.shapes[.url] + e.shapes[.relative] - e.shapes[.api] - e.shapes[.media]
-            if pages > 0 { reasons.append("a page URL on \(pages)/\(e.strings) items") }
+            if pages > 0 { reasons.append("a page URL on \(pages)/\(e.shaped) items") }
             if e.shapes[.relative] > 0 { reasons.append("a path on \(count(.relative)), resolved against the feed's URL") }
             if e.shapes[.api] > 0 { reasons.append("the API's own URL on \(count(.api))") }
             if e.shapes[.media] > 0 { reasons.append("an image or media file on \(count(.media))") }
         case .time:
-            if e.shapes[.date] > 0 { reasons.append("an ISO 8601 date on \(e.shapes[.date])/\(values) items") }
-            if e.epochs > 0 || e.shapes[.numeric] > 0 {
-                reasons.append("Unix seconds on \(Int(e.epochs) + e.shapes[.numeric])/\(values) items")
-            }
+            if e.shapes[.date] > 0 { reasons.append("an ISO 8601 date on \(count(.date)) items") }
+            if e.epochs > 0 { reasons.append("Unix seconds on \(e.epochs)/\(e.numbers) items") }
+            if e.shapes[.numeric] > 0 { reasons.append("Unix seconds as text on \(count(.numeric)) items") }
         case .score, .comments:
             reasons.append(e.integers == e.numbers ? "a whole number" : "numbers, \(Int(e.numbers) - Int(e.integers)) not whole")
             let unit = Int(part == .score ? e.hint.scoreUnit : e.hint.commentUnit)

@@ -10,7 +10,7 @@
 enum FieldPlanner {
     /// The most items a plan looks at: all of a page of that many or fewer, else that many spread
     /// evenly over the page.
-    static let maxSample = 20
+    static let maxSample = 10
 
     /// The element indices (0-based positions) to look at in an array of `count` elements.
     static func sample(_ count: Int, limit: Int = maxSample) -> [Int] {
@@ -97,8 +97,10 @@ enum FieldPlanner {
             if e.maxWords > 6 { score -= 2 }
             return score - 0.3 * max(0, depth - 2) + coverage
         case .time:
-            let iso = values == 0 ? 0 : Float(e.shapes[.date]) / values
-            let epoch = hint >= 1 && values > 0 ? Float(Int(e.epochs) + e.shapes[.numeric]) / values : 0
+            // Shares of the values: strings' shapes were looked at on some of them (`share`), numbers all counted.
+            let text = values == 0 ? 0 : strings / values
+            let iso = share(.date) * text
+            let epoch = hint >= 1 && values > 0 ? (Float(e.epochs) + share(.numeric) * strings) / values : 0
             let timely = max(iso, epoch)
             guard timely >= 0.5 else { return nil }
             let score = 3 * timely + hint + 0.5 * distinct + (iso >= epoch ? 0.2 : 0)

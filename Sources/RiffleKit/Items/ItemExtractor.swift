@@ -85,17 +85,28 @@ package enum ItemExtractor {
             }
             let sample = FieldPlanner.sample(elements.count).map { elements[$0] }
             let unwrap = ItemSample.unwrapKey(sample, r)
-            var collector = EvidenceCollector(r, baseURL: baseURL)
-            for element in sample { collector.add(item: ItemSample.open(element, unwrap, r)) }
-            let ranked = FieldPlanner.rank(collector.paths, items: collector.items)
-            let plan = compile(fields: fields, ranked: ranked, evidence: collector.paths, r)
+            let collector = EvidenceCollector(r, baseURL: baseURL)
+            KeyWords.withReader { words in
+                for element in sample { collector.add(item: ItemSample.open(element, unwrap, r), words: words) }
+            }
+            let evidence = collector.paths
+            let ranked = FieldPlanner.rank(evidence, items: collector.items)
+            let plan = compile(fields: fields, ranked: ranked, evidence: evidence, r)
             let items = plan.withView { view in
-                let reader = ItemReader(r: r, view: view)
-                return elements.map { reader.item(ItemSample.open($0, unwrap, r), document: document, baseURL: baseURL) }
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, view.firstKeys.count)) { slots in
+                    let reader = ItemReader(r: r, view: view, slots: slots.baseAddress!)
+                    return [Item](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+                        for element in elements {
+                            (buffer.baseAddress! + initialized).initialize(to: reader.item(ItemSample.open(element, unwrap, r),
+                                                                                           document: document, baseURL: baseURL))
+                            initialized += 1
+                        }
+                    }
+                }
             }
             guard explain else { return (items, array, nil) }
             let explained = FieldPlan(r: r, array: array, lists: lists, itemPath: itemPath, fields: fields, unwrap: unwrap,
-                                      ranked: ranked, collector: collector)
+                                      ranked: ranked, evidence: evidence, sampled: collector.items)
             return (items, array, explained)
         }
     }

@@ -98,18 +98,21 @@ struct ItemListFinder {
             return
         }
         let elements = ItemSample.elements(of: candidate.array, r, limit: 6)
-        var collector = EvidenceCollector(r)
+        let collector = EvidenceCollector(r)
         let unwrap = ItemSample.unwrapKey(elements, r)
-        for element in elements { collector.add(item: ItemSample.open(element, unwrap, r)) }
+        KeyWords.withReader { words in
+            for element in elements { collector.add(item: ItemSample.open(element, unwrap, r), words: words) }
+        }
         let n = Float(max(1, collector.items))
+        let evidence = collector.paths
         var best: Int?
-        for (index, e) in collector.paths.enumerated() {
+        for (index, e) in evidence.enumerated() {
             if let title = FieldPlanner.score(e, for: .title, items: n), title > candidate.title {
                 candidate.title = title
                 best = index
             }
         }
-        candidate.headline = best.map { FieldPlan.path(of: $0, collector.paths, r) }
+        candidate.headline = best.map { FieldPlan.path(of: $0, evidence, r) }
         var score = candidate.title.isFinite ? candidate.title : -5
         score += 0.3 * Float(Int.bitWidth - candidate.count.leadingZeroBitCount)
         score += Self.listNameWeight(r, candidate.array)

@@ -6,10 +6,13 @@ import Foundation
 struct ItemReader {
     let r: TapeReader
     let view: CompiledPlan.View
+    /// Per first key of the plan (`view.firstKeys`), its value in the item being read (-1: none).
+    let slots: UnsafeMutablePointer<Int32>
 
     /// The item of `object` (the element, opened when it is a wrapper), its fields left in `document`.
     /// - Parameter baseURL: what a link that is a path (`/r/swift/…`) is resolved against: the page's URL.
     func item(_ object: Int, document: JSONDocument, baseURL: URL?) -> Item {
+        fill(object)
         let title = firstText(.title, object, separator: "") ?? firstShortString(object) ?? "(untitled)"
         let id = first(.id, object) { v, _ in r.kind(v) == .string || r.kind(v) == .number ? r.scalarText(v) : nil }
         let url = first(.link, object) { v, path in link(v, guessed: path.inferred, baseURL: baseURL) }
@@ -26,22 +29,23 @@ struct ItemReader {
             // Two facts beside an age, three without.
             if let comments, details.count < (createdAt == nil ? 3 : 2) { details.append(comments.text) }
         } else {
-            details = view.subtitle.compactMap { p in text(object, path: view.paths[Int(p)], separator: ", ") }
+            details = view.subtitle.compactMap { p in text(object, path: p, separator: ", ") }
         }
-        var item = Item(id: id, title: title, details: details, url: url, createdAt: createdAt,
-                        fieldsAt: JSONNode(document: document, index: object))
-        item.author = author
-        item.score = score?.number
-        item.comments = comments?.number
-        return item
+        return Item(id: id, title: title, details: details, url: url, createdAt: createdAt, author: author, score: score?.number,
+                    comments: comments?.number, fieldsAt: JSONNode(document: document, index: object))
     }
 
     /// The first value `read` takes from the part's paths, each path tried on the item in turn.
     private func first<T>(_ part: FieldPlan.Part, _ object: Int, _ read: (Int, CompiledPlan.Path) -> T?) -> T? {
         for p in view.paths(of: part) {
             let path = view.paths[Int(p)]
+            guard let (start, rest) = start(p, object) else { continue }
+            if !path.joins {
+                if let v = value(start, rest), let found = read(v, path) { return found }
+                continue
+            }
             var found: T?
-            forEachValue(object, path.steps) { v in
+            forEachValue(start, rest) { v in
                 found = read(v, path)
                 return found == nil
             }
@@ -50,26 +54,115 @@ struct ItemReader {
         return nil
     }
 
+    /// Records where each of the plan's first keys is in the object at `i`, in one pass over its
+    /// members; the last of duplicated keys wins, as in `JSONObject`.
+    private func fill(_ i: Int) {
+        let keys = view.firstKeys
+        for k in 0..<keys.count { slots[k] = -1 }
+        guard !keys.isEmpty else { return }
+        var c = i &+ 1
+        let end = Int(r.tape[i].end)
+        let mask = CompiledPlan.View.tableSize &- 1
+        while c < end {
+            let k = c
+            c = r.after(c &+ 1)
+            let entry = r.tape[k]
+            guard entry.flags == 0 else {
+                // A key with escapes or non-ASCII bytes: compared as text with each key.
+                for n in 0..<keys.count where matches(k, keys[n]) { slots[n] = Int32(k &+ 1) }
+                continue
+            }
+            let start = Int(entry.start) &+ 1
+            let length = Int(entry.end) &- start
+            let word = self.word(start, length)
+            var slot = CompiledPlan.View.slot(word: word, length: length)
+            while true {
+                let n = Int(view.table[slot])
+                if n < 0 { break }
+                let key = keys[n]
+                if key.word == word, Int(key.length) == length,
+                   length <= 8 || memcmp(r.base + start + 8, view.pool + Int(key.offset) + 8, length &- 8) == 0 {
+                    slots[n] = Int32(k &+ 1)
+                    break
+                }
+                slot = (slot &+ 1) & mask
+            }
+        }
+    }
+
+    /// Where path `p` continues from in the item at `object`: its first key's value (from `fill`) and
+    /// the steps after it; nil when the item lacks the key.
+    @inline(__always) private func start(_ p: Int32, _ object: Int) -> (Int, Range<Int>)? {
+        let steps = view.paths[Int(p)].steps
+        let key = Int(view.firstKeyOfPath[Int(p)])
+        guard key >= 0 else { return (object, steps) }
+        let v = Int(slots[key])
+        return v >= 0 ? (v, (steps.lowerBound &+ 1)..<steps.upperBound) : nil
+    }
+
+    /// A key's first eight bytes (those of `length`, the rest zero) as a little-endian word.
+    @inline(__always) private func word(_ start: Int, _ length: Int) -> UInt64 {
+        // A key is followed by at least `":1}`, so eight bytes can be loaded at once when the
+        // document goes on that far.
+        if r.count &- start >= 8 {
+            let word = UnsafeRawPointer(r.base + start).loadUnaligned(as: UInt64.self)
+            return length < 8 ? word & ((1 &<< (UInt64(length) &* 8)) &- 1) : word
+        }
+        var word: UInt64 = 0
+        for i in 0..<Swift.min(length, 8) { word |= UInt64(r.base[start &+ i]) &<< (UInt64(i) &* 8) }
+        return word
+    }
+
+    /// The value at `steps` from `i` (no step takes every element): one loop, no closure.
+    @inline(__always) private func value(_ i: Int, _ steps: Range<Int>) -> Int? {
+        var current = i
+        for s in steps {
+            let step = view.steps[s]
+            let entry = r.tape[current]
+            switch entry.kind {
+            case .object:
+                // The last of duplicated keys wins, as in `JSONObject`.
+                var found = -1
+                var c = current &+ 1
+                let end = Int(entry.end)
+                while c < end {
+                    if matches(c, step) { found = c &+ 1 }
+                    c = r.after(c &+ 1)
+                }
+                guard found >= 0 else { return nil }
+                current = found
+            case .array:
+                guard step.index >= 0 else { return nil }
+                var c = current &+ 1
+                let end = Int(entry.end)
+                var n: Int32 = 0
+                while c < end, n < step.index {
+                    c = r.after(c)
+                    n &+= 1
+                }
+                guard c < end else { return nil }
+                current = c
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
     /// The first text the part's paths give (joined through `*`).
     private func firstText(_ part: FieldPlan.Part, _ object: Int, separator: String) -> String? {
         for p in view.paths(of: part) {
-            if let text = text(object, path: view.paths[Int(p)], separator: separator) { return text }
+            if let text = text(object, path: p, separator: separator) { return text }
         }
         return nil
     }
 
     /// The text at `path` from `object`: one value's, or through `*` every value's joined by `separator`.
-    private func text(_ object: Int, path: CompiledPlan.Path, separator: String) -> String? {
-        if !path.joins {
-            var found: String?
-            forEachValue(object, path.steps) { v in
-                found = text(v)
-                return found == nil
-            }
-            return found
-        }
+    private func text(_ object: Int, path p: Int32, separator: String) -> String? {
+        guard let (start, rest) = start(p, object) else { return nil }
+        if !view.paths[Int(p)].joins { return value(start, rest).flatMap(text) }
         var parts: [String] = []
-        forEachValue(object, path.steps) { v in
+        forEachValue(start, rest) { v in
             if let text = text(v) { parts.append(text) }
             return true
         }
@@ -117,17 +210,7 @@ struct ItemReader {
         if entry.flags == 0 {
             let start = Int(entry.start) &+ 1
             guard Int(entry.end) &- start == length else { return false }
-            // A key is followed by at least `":1}`, so its first eight bytes can be loaded as one word
-            // when the document goes on that far.
-            var word: UInt64
-            if r.count &- start >= 8 {
-                word = UnsafeRawPointer(r.base + start).loadUnaligned(as: UInt64.self)
-                if length < 8 { word &= (1 &<< (UInt64(length) &* 8)) &- 1 }
-            } else {
-                word = 0
-                for i in 0..<Swift.min(length, 8) { word |= UInt64(r.base[start &+ i]) &<< (UInt64(i) &* 8) }
-            }
-            return word == step.word && (length <= 8 || memcmp(r.base + start + 8, view.pool + Int(step.offset) + 8, length &- 8) == 0)
+            return word(start, length) == step.word && (length <= 8 || memcmp(r.base + start + 8, view.pool + Int(step.offset) + 8, length &- 8) == 0)
         }
         var text = r.string(k)
         return text.withUTF8 { $0.count == length && (length == 0 || memcmp($0.baseAddress!, view.pool + Int(step.offset), length) == 0) }
@@ -161,7 +244,9 @@ struct ItemReader {
         let start = Int(entry.start) &+ 1
         let bytes = UnsafeBufferPointer(start: r.base + start, count: Int(entry.end) &- start)
         if let host = ValueShape.schemeEnd(bytes) {
-            if guessed, ValueShape.isAPI(bytes, from: host) { return nil }
+            // The plan judged the path on its sample; an item's own URL is checked only for the plainest
+            // marks of an endpoint (an `api.` host, an `/api/` path), at little cost per item.
+            if guessed, ValueShape.isPlainAPI(bytes, host: host) { return nil }
             let text = r.string(v)
             // A non-ASCII byte after "http" could start a combining mark: `isHTTP` asks `Character`.
             guard bytes[4] < 0x80 || ItemExtractor.isHTTP(text) else { return nil }
@@ -169,7 +254,7 @@ struct ItemReader {
         }
         // `/path` or `//host/path`: resolved as a browser would.
         guard let baseURL, bytes.count > 1, bytes[0] == UInt8(ascii: "/") else { return nil }
-        if guessed, bytes[1] != UInt8(ascii: "/"), ValueShape.isAPI(bytes, from: 0) { return nil }
+        if guessed, bytes[1] != UInt8(ascii: "/"), ValueShape.isPlainAPI(bytes, host: 0) { return nil }
         let text = r.string(v)
         guard !text.contains(where: \.isWhitespace), let url = URL(string: text, relativeTo: baseURL)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
@@ -187,21 +272,30 @@ struct ItemReader {
         default: return nil
         }
         var i = start
-        if i < end, r.base[i] == UInt8(ascii: "-") { i &+= 1 }
-        guard i < end else { return nil }
-        var zero = true
+        let negative = i < end && r.base[i] == UInt8(ascii: "-")
+        if negative { i &+= 1 }
+        guard i < end, end &- i <= 18 else { return nil }
+        var number = 0
         while i < end {
             let digit = r.base[i] &- 48
             guard digit < 10 else { return nil }
-            zero = zero && digit == 0
+            number = number &* 10 &+ Int(digit)
             i &+= 1
         }
-        guard !zero else { return nil }
-        let digits = String(decoding: UnsafeBufferPointer(start: r.base + start, count: end &- start), as: UTF8.self)
-        let number = Int(digits)
-        guard KeyWords.units.indices.contains(Int(unit)) else { return (digits, number) }
-        let name = KeyWords.units[Int(unit)]
-        return (digits + " " + (digits == "1" ? name.one : name.many), number)
+        guard number != 0 else { return nil }
+        if negative { number = -number }
+        let digits = UnsafeBufferPointer(start: r.base + start, count: end &- start)
+        guard KeyWords.units.indices.contains(Int(unit)) else { return (String(decoding: digits, as: UTF8.self), number) }
+        // Built in one piece from the digits where they lie and the unit's bytes (" point", " points").
+        let name = KeyWords.unitBytes[Int(unit) &* 2 &+ (number == 1 ? 0 : 1)]
+        let text = name.withUnsafeBufferPointer { name in
+            String(unsafeUninitializedCapacity: digits.count &+ name.count) { out in
+                out.baseAddress!.initialize(from: digits.baseAddress!, count: digits.count)
+                (out.baseAddress! + digits.count).initialize(from: name.baseAddress!, count: name.count)
+                return digits.count &+ name.count
+            }
+        }
+        return (text, number)
     }
 
     /// The first short string of the item, for an item none of whose title paths has text.

@@ -43,6 +43,9 @@ enum KeyWords {
         ("response", "responses"),
     ]
 
+    /// Each unit's singular and plural as UTF-8 with a leading space (`" point"`, `" points"`), side by side.
+    static let unitBytes: [[UInt8]] = units.flatMap { [Array(" \($0.one)".utf8), Array(" \($0.many)".utf8)] }
+
     private typealias W = (title: Float, link: Float, author: Float, time: Float, score: Float, comments: Float, id: Float, person: Float)
     private static func w(t: Float = 0, l: Float = 0, a: Float = 0, tm: Float = 0, s: Float = 0, c: Float = 0, i: Float = 0,
                           p: Float = 0) -> W {
@@ -144,16 +147,33 @@ enum KeyWords {
         return hint
     }
 
-    /// The hint of a key's own words (UTF-8 `bytes`): split at anything not a letter or digit and
-    /// where a lowercase letter meets a capital (`receivedDateTime`), each word lowercased.
+    /// Runs `body` with a reader of the vocabulary (valid only inside `body`): a page's keys are read
+    /// through one, so the table's buffers are lent once per page rather than once per key.
+    static func withReader<R>(_ body: (Reader) -> R) -> R {
+        table.withMatcher { matcher in
+            hints.withUnsafeBufferPointer { hints in body(Reader(matcher: matcher, hints: hints)) }
+        }
+    }
+
+    /// The hint of a key's own words (UTF-8 `bytes`), outside a page's reading.
     static func hint(_ bytes: UnsafeBufferPointer<UInt8>) -> Hint {
-        var hint = Hint()
-        guard !bytes.isEmpty else { return hint }
-        // A word is at most 31 bytes; longer runs are not words this table knows.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { word in
-            var length = 0
-            var words = 0, known = 0
-            table.withMatcher { matcher in
+        withReader { $0.hint(bytes) }
+    }
+
+    /// The vocabulary seen through raw pointers.
+    struct Reader {
+        let matcher: KeyMatcher
+        let hints: UnsafeBufferPointer<Hint>
+
+        /// The hint of a key's own words (UTF-8 `bytes`): split at anything not a letter or digit and
+        /// where a lowercase letter meets a capital (`receivedDateTime`), each word lowercased.
+        func hint(_ bytes: UnsafeBufferPointer<UInt8>) -> Hint {
+            var hint = Hint()
+            guard !bytes.isEmpty else { return hint }
+            // A word is at most 31 bytes; longer runs are not words this table knows.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { word in
+                var length = 0
+                var words = 0, known = 0
                 func flush() {
                     defer { length = 0 }
                     guard length > 0 else { return }
@@ -179,10 +199,10 @@ enum KeyWords {
                     previousLower = isLower || isDigit
                 }
                 flush()
+                // A key with words not known here (`author_association`) is less surely what its known words say.
+                if known < words, words > 0 { hint.weights *= Float(known) / Float(words) }
+                return hint
             }
-            // A key with words not known here (`author_association`) is less surely what its known words say.
-            if known < words, words > 0 { hint.weights *= Float(known) / Float(words) }
-            return hint
         }
     }
 }

@@ -26,6 +26,8 @@ struct PathEvidence: Sendable, Equatable {
     var present: UInt16 = 0
     /// Strings, empty ones apart.
     var strings: UInt16 = 0
+    /// Of those, how many had their shape looked at (`EvidenceCollector.maxShaped`).
+    var shaped: UInt16 = 0
     var empty: UInt16 = 0
     var numbers: UInt16 = 0
     /// Whole numbers (no fraction, no exponent).
@@ -39,7 +41,7 @@ struct PathEvidence: Sendable, Equatable {
     var arrays: UInt16 = 0
     /// Different values seen (strings and numbers; by a hash of their bytes).
     var distinct: UInt16 = 0
-    /// The shapes of the strings.
+    /// The shapes of the strings looked at.
     var shapes = ShapeCounts()
     var minWords: UInt16 = .max
     var maxWords: UInt16 = 0
@@ -58,9 +60,9 @@ struct PathEvidence: Sendable, Equatable {
     /// The strings' mean length in bytes.
     var meanBytes: Double { strings == 0 ? 0 : Double(bytes) / Double(strings) }
 
-    /// The share of the non-empty strings that have `shape`.
+    /// The share of the strings looked at that have `shape`.
     func share(_ shape: ValueShape) -> Double {
-        strings == 0 ? 0 : Double(shapes[shape]) / Double(strings)
+        shaped == 0 ? 0 : Double(shapes[shape]) / Double(shaped)
     }
 
     /// The share of the values (strings and numbers) that differ from one another.

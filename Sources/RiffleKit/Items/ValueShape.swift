@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one string looks like, judged on its bytes where they lie in the document (the first 96 at
+/// What one string looks like, judged on its bytes where they lie in the document (the first 64 at
 /// most, so a long body costs no more than a title): a URL, a path, a date, a number, prose, an id...
 /// The evidence a plan is inferred from (`FieldPlanner`) is these shapes counted over many items.
 struct ValueShape: OptionSet {
@@ -44,7 +44,7 @@ struct ValueShape: OptionSet {
     static let kinds = 16
 
     /// How many bytes of a string are looked at.
-    static let prefix = 96
+    static let prefix = 64
 
     /// The shape and word count of a string's raw bytes (escapes as written: `\/` and `\n` are
     /// read as what they stand for where it matters).
@@ -192,7 +192,7 @@ struct ValueShape: OptionSet {
     /// Whether the URL (host at `start`, or a path when `start` is at a `/`) is the API's own:
     /// an `api.` host, a path segment `api` or `v1`, `v2`..., `.json` before the query, `format=json`.
     static func isAPI(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-        let end = Swift.min(b.count, start + 256)
+        let end = Swift.min(b.count, start + 128)
         func has(_ word: StaticString, at i: Int) -> Bool {
             let length = word.utf8CodeUnitCount
             guard i + length <= b.count else { return false }
@@ -221,6 +221,26 @@ struct ValueShape: OptionSet {
             i += 1
         }
         return false
+    }
+
+    /// Whether the URL's host (at `host`; a path when it is at a `/`) begins `api.` or its first path
+    /// segment is `api`: the marks of an endpoint cheap enough to check on every item.
+    static func isPlainAPI(_ b: UnsafeBufferPointer<UInt8>, host: Int) -> Bool {
+        func has(_ word: StaticString, at i: Int) -> Bool {
+            let length = word.utf8CodeUnitCount
+            guard i + length <= b.count else { return false }
+            for j in 0..<length where b[i + j] | 0x20 != word.utf8Start[j] | 0x20 { return false }
+            return true
+        }
+        var slash = host
+        if b[host] != 0x2F {
+            if has("api.", at: host) { return true }
+            while slash < b.count, b[slash] != 0x2F, b[slash] != 0x5C { slash += 1 }
+        }
+        if slash < b.count, b[slash] == 0x5C { slash += 1 }
+        guard slash < b.count else { return false }
+        let s = slash + 1
+        return has("api", at: s) && (s + 3 == b.count || b[s + 3] == 0x2F || b[s + 3] == 0x5C || b[s + 3] == 0x3F)
     }
 
     /// Extensions of images and media files.
