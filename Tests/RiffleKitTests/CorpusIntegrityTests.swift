@@ -79,6 +79,21 @@ struct CorpusIntegrityTests {
         #expect(Set(apiOfSlug.values).count == halfOfAPI.count, "one API under two slugs")
     }
 
+    @Test func everyKindIsInBothHalves() throws {
+        let tune = Set(try Corpus.entries(.tune).map(\.kind))
+        let heldout = Set(try Corpus.entries(.heldout).map(\.kind))
+        #expect(tune == heldout)
+    }
+
+    @Test func theCorpusIsWideEnough() throws {
+        let entries = try Corpus.Half.allCases.flatMap { try Corpus.entries($0) }
+        #expect(entries.count >= 80, "\(entries.count) files")
+        #expect(Set(entries.map(\.api)).count >= 60, "\(Set(entries.map(\.api)).count) APIs")
+        #expect(entries.filter { !$0.feed }.count >= 4, "answers about one thing")
+        let apisPerHalf = try Corpus.Half.allCases.map { Set(try Corpus.entries($0).map(\.api)).count }
+        #expect(abs(apisPerHalf[0] - apisPerHalf[1]) <= 3, "halves of \(apisPerHalf) APIs")
+    }
+
     @Test func theReadmeNamesASourceForEveryFile() throws {
         let readme = try String(contentsOf: Corpus.folder(.tune).deletingLastPathComponent().appendingPathComponent("README.md"),
                                 encoding: .utf8)
