@@ -197,7 +197,7 @@ extension BrowserLoop {
                 let previous = policy == .reloadIgnoringCache ? reloads : nil
                 let task = Task {
                     await previous?.value
-                    do throws(RiffleError) {
+                    do throws(FeedError) {
                         mailbox.post(.pageLoaded(try await pages.load(page, policy: policy)), feed: generation)
                     } catch {
                         mailbox.post(.pageFailed(page: page, error: error), feed: generation)
@@ -215,7 +215,7 @@ extension BrowserLoop {
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey
                 Task {
-                    do throws(RiffleError) {
+                    do throws(FeedError) {
                         if let thread = try await pages.comments(for: item, policy: policy) {
                             mailbox.post(.commentsLoaded(item: key, thread), feed: generation)
                         } else {

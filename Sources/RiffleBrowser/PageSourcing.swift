@@ -5,14 +5,14 @@ import RiffleTUI
 /// Where the browser's pages come from: what the run loop needs of `PageLoader`.
 public protocol PageSourcing: Sendable {
     /// Loads page `number` (1-based) as `policy` says, on the source's own executor.
-    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page
+    func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page
     /// The page as stored, at once and from any thread, or nil: what the first frame is painted
     /// from before anything is fetched.
     func peekCachedPage(_ number: Int) -> Page?
     /// Whether the feed says where its items' comments are.
     var hasComments: Bool { get }
     /// An item's comments, fetched and cached like the pages; nil when the feed has none.
-    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread?
+    func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
 }
@@ -20,7 +20,7 @@ public protocol PageSourcing: Sendable {
 extension PageSourcing {
     /// A source that says nothing of comments has none.
     public var hasComments: Bool { false }
-    public func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? { nil }
+    public func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
     public func discussionPage(for item: Item) -> URL? { nil }
 }
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("a failed load says why until it is retried")
 struct FailureTests {
-    static let refused = RiffleError.cannotConnect(host: "127.0.0.1:1", reason: "connection refused")
+    static let refused = FeedError.request(.cannotConnect(host: "127.0.0.1:1", reason: "connection refused"))
 
     /// Lets the toasts fade.
     static func fadeToasts(_ state: inout AppState) {
@@ -37,7 +37,7 @@ struct FailureTests {
         // Given page 1 on screen and page 2 failing, its toast faded
         var state = Fixture.state(size: Size(width: 60, height: 8))
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("HTTP 500 Internal Server Error")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("HTTP 500 Internal Server Error"))))
         Self.fadeToasts(&state)
         // Then the line under the last item says why and how to retry
         let buffer = App.view(state)
@@ -54,7 +54,7 @@ struct FailureTests {
     @Test func aLongReasonIsCutBeforeTheWayToRetryIs() {
         var state = Fixture.state()
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("the server answered with something long and unhelpful")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("the server answered with something long and unhelpful"))))
         Self.fadeToasts(&state)
         #expect(App.view(state).trimmedLines[6] == " page 2: the server answe… · r to retry")
     }

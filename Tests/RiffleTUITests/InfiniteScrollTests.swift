@@ -25,7 +25,7 @@ struct InfiniteScrollTests {
         // Given page 1 with a failed prefetch (so nothing is in flight)
         var state = Fixture.state()
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         state.send(.tick(Fixture.now))
         state.send(.tick(Fixture.now.addingTimeInterval(5)))
         #expect(state.press("k") == [], "a failed prefetch is not retried on every move")

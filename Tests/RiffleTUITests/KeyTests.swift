@@ -66,7 +66,7 @@ struct KeyTests {
         // Given a failure raised while `now` is stale
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         #expect(state.visibleToasts.count == 1)
         // When ticks arrive: the toast's clock starts at the first one
         let t0 = Fixture.now.addingTimeInterval(600)
@@ -84,7 +84,7 @@ struct KeyTests {
         var state = Fixture.state()
         for n in 2...6 {
             state.press("n")
-            state.send(.pageFailed(page: state.loading.page ?? 0, error: .transport("e\(n)")))
+            state.send(.pageFailed(page: state.loading.page ?? 0, error: .request(.transport("e\(n)"))))
         }
         #expect(state.visibleToasts.map(\.message) == ["page 2: e4", "page 2: e5", "page 2: e6"])
     }

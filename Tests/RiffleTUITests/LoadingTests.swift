@@ -112,9 +112,9 @@ struct LoadingTests {
     @Test func reloadBeforeAnythingLoadedRetriesPageOne() {
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost", reason: "connection refused"))))
         #expect(state.press("R") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost", reason: "connection refused"))))
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
     }
 
@@ -152,7 +152,7 @@ struct LoadingTests {
         let before = state
         // When a page or a failure arrives that no request is waiting for
         state.send(.pageLoaded(Fixture.page(5)))
-        state.send(.pageFailed(page: 7, error: .transport("HTTP 500")))
+        state.send(.pageFailed(page: 7, error: .request(.transport("HTTP 500"))))
         // Then nothing changes
         #expect(state == before)
     }
@@ -189,7 +189,7 @@ struct LoadingTests {
     @Test func failureRaisesAToastAndKeepsThePage() {
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .cannotConnect(host: "localhost:1", reason: "connection refused")))
+        state.send(.pageFailed(page: 2, error: .request(.cannotConnect(host: "localhost:1", reason: "connection refused"))))
         #expect(state.toasts.map(\.message) == ["page 2: could not connect to localhost:1 (connection refused)"])
         #expect(state.pageNumber == 1 && state.items.count == 10)
         #expect(state.loading == .idle)

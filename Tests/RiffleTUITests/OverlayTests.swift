@@ -147,7 +147,7 @@ struct OverlayTests {
         // Given two messages, long faded
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         state.press("o")
         state.send(.tick(Fixture.now))
         state.send(.tick(Fixture.now.addingTimeInterval(10)))

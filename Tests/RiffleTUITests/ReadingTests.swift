@@ -236,7 +236,7 @@ struct DailyScreensTests {
         var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]), size: Size(width: 40, height: 10))
         state.commentsAvailable = true
         state.press("c")
-        state.send(.commentsFailed(item: Self.story.readingKey, .httpStatus(code: 404, excerpt: "")))
+        state.send(.commentsFailed(item: Self.story.readingKey, .request(.httpStatus(code: 404, excerpt: ""))))
         #expect(App.view(state).trimmedLines.contains { $0.contains("r to retry") })
         #expect(state.press("r") == [.loadComments(Self.story, policy: .reloadIgnoringCache)])
     }

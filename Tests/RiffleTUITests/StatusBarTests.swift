@@ -39,7 +39,7 @@ struct StatusBarTests {
         // Given a cached page and a reload that cannot connect
         var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost:9", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost:9", reason: "connection refused"))))
         // Then the bar says offline
         #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · offline · fetched 3m ago")
         // When a page comes from the network, it no longer does
@@ -51,15 +51,15 @@ struct StatusBarTests {
     @Test func anHTTPErrorIsNotOffline() {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, error: .httpStatus(code: 500, excerpt: "")))
+        state.send(.pageFailed(page: 1, error: .request(.httpStatus(code: 500, excerpt: ""))))
         #expect(!state.isOffline)
     }
 
-    @Test func connectivityFailuresAreRecognisedFromRiffleErrors() {
-        let unreachable: [RiffleError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline,
-                                          .timedOut(host: "h:1"), .tls(host: "h", reason: "r")]
-        let answered: [RiffleError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"),
-                                       .noItems(keys: []), .notCached, .envelope(message: "timed out")]
+    @Test func connectivityFailuresAreRecognisedFromFeedErrors() {
+        let unreachable: [FeedError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline,
+                                        .timedOut(host: "h:1"), .tls(host: "h", reason: "r")].map { .request($0) }
+        let answered: [FeedError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"), .notCached,
+                                     .envelope(message: "timed out")].map { .request($0) } + [.noItems(keys: [])]
         #expect(unreachable.allSatisfy { $0.isConnectivityFailure })
         #expect(!answered.contains { $0.isConnectivityFailure })
     }

@@ -26,7 +26,7 @@ extension App {
     }
 
     /// A thread (or why there is none) for the comments screen, when it still shows that item.
-    static func receiveComments(_ state: inout AppState, key: String, _ result: Result<CommentThread, RiffleError>) {
+    static func receiveComments(_ state: inout AppState, key: String, _ result: Result<CommentThread, FeedError>) {
         guard case .comments(var comments) = state.mode, comments.item.readingKey == key else { return }
         switch result {
         case .success(let thread):

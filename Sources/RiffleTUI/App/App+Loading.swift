@@ -187,7 +187,7 @@ extension App {
 
     /// A load failed: a toast says so, and the list stays as it was. When it was the next page (or the
     /// first), the end of the list keeps saying why until it is retried.
-    static func fail(_ state: inout AppState, page: Int, error: RiffleError) -> [Effect] {
+    static func fail(_ state: inout AppState, page: Int, error: FeedError) -> [Effect] {
         // A failure of a request nobody waits for any more is not news.
         guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
         let request = state.requests.remove(at: i)
