@@ -132,7 +132,11 @@ int rc_easy_setopt_data_callback(void *easy, enum rc_function_option option, rc_
 int rc_easy_setopt_progress_callback(void *easy, enum rc_function_option option, rc_progress_callback callback) { return curl.easy_setopt(easy, (int)option, callback); }
 int rc_easy_getinfo_long(void *easy, enum rc_long_info info, long *value) { return curl.easy_getinfo(easy, (int)info, value); }
 int rc_easy_getinfo_offset(void *easy, enum rc_offset_info info, int64_t *value) { return curl.easy_getinfo(easy, (int)info, value); }
-const char *rc_easy_strerror(int code) { return curl.easy_strerror(code); }
+const char *rc_easy_strerror(int code) {
+    // Loads the library when needed: a message may be built for a code before any transfer ran.
+    if (rc_load(NULL, 0) != 0 || !curl.easy_strerror) return NULL;
+    return curl.easy_strerror(code);
+}
 
 void *rc_multi_init(void) { return curl.multi_init(); }
 void rc_multi_cleanup(void *multi) { curl.multi_cleanup(multi); }

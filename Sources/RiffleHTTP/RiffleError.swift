@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 
 /// Every failure of a request: the transport's, the HTTP answer's, the client pipeline's and the cache's
@@ -68,7 +69,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicate: "already sent, waiting for its answer"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
-        case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"
+        case .tooLarge(let what, let limit): "the \(what) went over the \(Self.size(limit)) limit"
         case .tooManyRedirects(let host, let limit): "\(host): more than \(limit) redirects"
         case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)' (only http and https are followed)"
         case .invalidHeader(let name): "header \(name) holds a line break or NUL and cannot be sent"
@@ -79,11 +80,22 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension RiffleError {
-    /// True when the server could not be reached at all (as opposed to answering badly): the
-    /// browser then says "offline".
+    /// True when no answer came (as opposed to a bad answer): the host could not be reached, did not
+    /// answer in time, stopped sending, or the secure connection failed. A retry or a stored copy may
+    /// help; whether to call it "offline" is `isOffline`.
     public var isConnectivityFailure: Bool {
         switch self {
         case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
+        default: false
+        }
+    }
+
+    /// True when the network or the host could not be reached at all (no route, no name, a connection
+    /// refused or lost): what a browser calls "offline". A timeout or a stall is not: the server may
+    /// well be there, only slow.
+    public var isOffline: Bool {
+        switch self {
+        case .cannotConnect, .dnsFailure, .offline: true
         default: false
         }
     }
@@ -153,8 +165,23 @@ extension RiffleError {
         case 97: return .cannotConnect(host: "the proxy", reason: detail.isEmpty ? "proxy handshake failed" : detail)
         case 42: return .cancelled
         default:
-            return .transport("\(host): " + (detail.isEmpty ? "transfer failed (libcurl error \(code))" : detail))
+            // What libcurl wrote for this transfer, else its words for the code: never a bare number.
+            return .transport("\(host): " + (detail.isEmpty ? curlWords(code) : detail))
         }
+    }
+
+    /// libcurl's description of a CURLcode ("Out of memory"), with the code for a bug report. A libcurl
+    /// older than the code has no words for it ("Unknown error"): then ours.
+    static func curlWords(_ code: Int32) -> String {
+        var words = rc_easy_strerror(code).map { oneLine(String(cString: $0)) } ?? ""
+        if words.isEmpty || words == "Unknown error" {
+            switch code {
+            case Int32(RC_CURLE_TOO_LARGE): words = "an answer went over one of libcurl's own limits"
+            case 101: words = "the server would not take the encrypted client hello libcurl required"
+            default: words = "libcurl failed without saying why"
+            }
+        }
+        return words + " (CURLcode \(code))"
     }
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).

@@ -11,7 +11,7 @@ import Foundation
 /// do throws(FeedError) {
 ///     let page = try await loader.load(1)
 ///     print(page.items.count)
-/// } catch .request(let failure) where failure.isConnectivityFailure {
+/// } catch .request(let failure) where failure.isOffline {
 ///     print("offline: \(failure)")
 /// } catch {
 ///     print(error)   // "no list of items in the response (top-level keys: error)"
@@ -66,9 +66,15 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// True when the server could not be reached at all (`RiffleError.isConnectivityFailure`).
+    /// True when no answer came (`RiffleError.isConnectivityFailure`): unreachable, timed out, stalled.
     public var isConnectivityFailure: Bool {
         if case .request(let error) = self { error.isConnectivityFailure } else { false }
+    }
+
+    /// True when the network or the host could not be reached at all (`RiffleError.isOffline`); never
+    /// for a timeout.
+    public var isOffline: Bool {
+        if case .request(let error) = self { error.isOffline } else { false }
     }
 
     /// The request's failure, nil for a feed's own.

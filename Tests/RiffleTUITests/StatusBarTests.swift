@@ -55,13 +55,23 @@ struct StatusBarTests {
         #expect(!state.isOffline)
     }
 
-    @Test func connectivityFailuresAreRecognisedFromFeedErrors() {
-        let unreachable: [FeedError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline,
-                                        .timedOut(host: "h:1"), .tls(host: "h", reason: "r")].map { .request($0) }
-        let answered: [FeedError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"), .notCached,
-                                     .envelope(message: "timed out")].map { .request($0) } + [.noItems(keys: [])]
-        #expect(unreachable.allSatisfy { $0.isConnectivityFailure })
-        #expect(!answered.contains { $0.isConnectivityFailure })
+    @Test func aTimeoutOrAStallIsNotOffline() {
+        for failure: RiffleError in [.timedOut(host: "x.test"), .stalled(host: "x.test", seconds: 20)] {
+            var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
+            state.press("r")
+            state.send(.pageFailed(page: 1, error: .request(failure)))
+            #expect(!state.isOffline, "\(failure)")
+            #expect(!Self.statusLine(state).contains("offline"), "\(failure)")
+        }
+    }
+
+    @Test func onlyAnUnreachableNetworkOrHostIsOffline() {
+        let unreachable: [FeedError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline].map { .request($0) }
+        let reachedOrUnknown: [FeedError] = [.timedOut(host: "h:1"), .stalled(host: "h", seconds: 20), .tls(host: "h", reason: "r"),
+                                             .httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"), .notCached,
+                                             .envelope(message: "timed out")].map { .request($0) } + [.noItems(keys: [])]
+        #expect(unreachable.allSatisfy { $0.isOffline })
+        #expect(!reachedOrUnknown.contains { $0.isOffline })
     }
 
     @Test func shortOfSpaceTheFeedNameThenTheCountGo() {

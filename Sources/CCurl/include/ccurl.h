@@ -129,6 +129,7 @@ int rc_easy_setopt_data_callback(void *easy, enum rc_function_option option, rc_
 int rc_easy_setopt_progress_callback(void *easy, enum rc_function_option option, rc_progress_callback callback);
 int rc_easy_getinfo_long(void *easy, enum rc_long_info info, long *value);
 int rc_easy_getinfo_offset(void *easy, enum rc_offset_info info, int64_t *value);
+// libcurl's words for a CURLcode; loads the library if needed, NULL when it cannot be loaded.
 const char *rc_easy_strerror(int code);
 
 void *rc_multi_init(void);

@@ -14,7 +14,7 @@ extension Client {
     ///         print(reply.source, reply.value.map(\.title))   // the cache's, then the network's if it differs
     ///     }
     /// } catch {
-    ///     print(error.isConnectivityFailure ? "offline" : "\(error)")
+    ///     print(error.isOffline ? "offline" : "\(error)")
     /// }
     /// ```
     ///

@@ -197,7 +197,7 @@ extension App {
             state.prefetchPaused = true
             state.failure = LoadFailure(page: page, reason: "\(error)")
         }
-        if error.isConnectivityFailure { state.isOffline = true }
+        if error.isOffline { state.isOffline = true }
         raise(&state, "page \(page): \(error)")
         return []
     }
