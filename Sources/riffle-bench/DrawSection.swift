@@ -78,10 +78,10 @@ struct DrawSection {
             blackHole(App.view(reading))
         }
         var thread = state
-        thread.commentsAvailable = true
+        thread.feed.commentsAvailable = true
         _ = App.update(&thread, .event(.key(.character("c"))))
         let comments = (0..<2_000).map { CommentThread.Comment(depth: $0 % 5, author: "user\($0)", text: long, createdAt: now) }
-        _ = App.update(&thread, .commentsLoaded(item: thread.selectedKey ?? "", CommentThread(comments: comments)))
+        _ = App.update(&thread, .commentsLoaded(item: thread.list.selectedKey ?? "", CommentThread(comments: comments)))
         row("j in a thread of 2,000 comments, then its frame") {
             _ = App.update(&thread, .event(.key(.character("j"))))
             blackHole(App.view(thread))

@@ -52,7 +52,7 @@ struct StatusBarTests {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")
         state.send(.pageFailed(page: 1, error: .httpStatus(code: 500, excerpt: "")))
-        #expect(!state.isOffline)
+        #expect(!state.feed.isOffline)
     }
 
     @Test func connectivityFailuresAreRecognisedFromRiffleErrors() {
