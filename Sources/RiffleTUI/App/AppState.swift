@@ -73,6 +73,12 @@ extension AppState {
         }
     }
 
+    /// Whether everything derived is made for the state as it is (what `settle` leaves), so a frame
+    /// and the next key rebuild nothing.
+    var isSettled: Bool {
+        list.isSettled(feed.reading) && (screens.shown.stacked?.isSettled(size: size) ?? true)
+    }
+
     /// Whether the item at `index` (in the list's items) was seen; nil while the reading log has not answered.
     package func isSeen(_ index: Int) -> Bool? { feed.reading.isSeen(list.index.keys[index]) }
 

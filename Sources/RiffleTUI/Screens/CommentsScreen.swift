@@ -124,6 +124,8 @@ extension CommentsScreen: StackedScreen {
         cache.value(for: key) { CommentTreeView.layout(thread, folded: folded, width: key.width) }
     }
 
+    func isSettled(size: Size) -> Bool { thread == nil || cache.value(for: layoutKey(size)) != nil }
+
     mutating func resized(to size: Size) { showSelection(size: size) }
 
     // MARK: Keys

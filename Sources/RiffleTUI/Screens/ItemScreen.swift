@@ -56,6 +56,8 @@ extension ItemScreen: StackedScreen {
         layout.value(for: key) { DetailView.lines(for: item, width: key.width, raw: key.raw) }
     }
 
+    func isSettled(size: Size) -> Bool { layout.value(for: LayoutKey(width: size.width - 2, raw: showsRawJSON)) != nil }
+
     mutating func resized(to size: Size) { scroll(by: 0, size: size) }
 
     // MARK: Keys

@@ -51,6 +51,13 @@ package struct ListScreen: Sendable, Equatable {
         return indexCache.value(for: indexKey) { ListIndex(pages: pages, query: query, sort: sort) }
     }
 
+    /// Whether the index and the unseen count kept are the ones for the pages, filter and order as
+    /// they are and for `reading`: what `settle` leaves.
+    func isSettled(_ reading: ReadingMarks) -> Bool {
+        indexCache.value(for: indexKey) != nil
+            && unseenCache.value(for: UnseenKey(pages: pages.revision.count, seen: reading.revision.count)) != nil
+    }
+
     /// How many listed items (duplicates once) are unseen; 0 until the reading log has answered.
     func unseenCount(_ reading: ReadingMarks) -> Int {
         unseenCache.value(for: UnseenKey(pages: pages.revision.count, seen: reading.revision.count)) ?? Self.countUnseen(index, reading)

@@ -63,12 +63,15 @@ protocol StackedScreen: ScreenContent, Equatable {
     var screen: Screen { get }
     /// Brings what it has laid out up to date for `size` (`Cached` layouts); called at the end of every update.
     mutating func settle(size: Size)
+    /// Whether what it keeps laid out is for `size` and its content as they are: what `settle` leaves.
+    func isSettled(size: Size) -> Bool
     /// Keeps what was in view in view after the terminal changed size.
     mutating func resized(to size: Size)
 }
 
 extension StackedScreen {
     mutating func settle(size: Size) {}
+    func isSettled(size: Size) -> Bool { true }
     mutating func resized(to size: Size) {}
 }
 
