@@ -28,6 +28,10 @@ package struct ListScreen: Sendable, Equatable {
 
     package init() {}
 
+    private func unseenKey(_ reading: ReadingMarks) -> UnseenKey {
+        UnseenKey(pages: pages.revision.count, seen: reading.revision.count)
+    }
+
     private var indexKey: ListIndex.Key {
         ListIndex.Key(pages: pages.revision.count, query: filter?.query ?? "", sort: sort)
     }
@@ -40,7 +44,7 @@ package struct ListScreen: Sendable, Equatable {
     /// Makes the index (and the unseen count) afresh if what they come from changed.
     mutating func settle(reading: ReadingMarks) {
         let index = refreshIndex()
-        unseenCache.value(for: UnseenKey(pages: pages.revision.count, seen: reading.revision.count)) {
+        unseenCache.value(for: unseenKey(reading)) {
             Self.countUnseen(index, reading)
         }
     }
@@ -55,12 +59,12 @@ package struct ListScreen: Sendable, Equatable {
     /// they are and for `reading`: what `settle` leaves.
     func isSettled(_ reading: ReadingMarks) -> Bool {
         indexCache.value(for: indexKey) != nil
-            && unseenCache.value(for: UnseenKey(pages: pages.revision.count, seen: reading.revision.count)) != nil
+            && unseenCache.value(for: unseenKey(reading)) != nil
     }
 
     /// How many listed items (duplicates once) are unseen; 0 until the reading log has answered.
     func unseenCount(_ reading: ReadingMarks) -> Int {
-        unseenCache.value(for: UnseenKey(pages: pages.revision.count, seen: reading.revision.count)) ?? Self.countUnseen(index, reading)
+        unseenCache.value(for: unseenKey(reading)) ?? Self.countUnseen(index, reading)
     }
 
     private static func countUnseen(_ index: ListIndex, _ reading: ReadingMarks) -> Int {
