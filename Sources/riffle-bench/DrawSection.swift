@@ -58,10 +58,10 @@ struct DrawSection {
         }
         var filtering = state
         _ = App.update(&filtering, .event(.key(.character("/"))))
-        var typed = 0
-        row("a filter letter, then its frame") {
-            typed += 1
-            _ = App.update(&filtering, .event(.key(typed % 2 == 1 ? .character("1") : .backspace)))
+        row("a filter letter and its frame, erased and its frame") {
+            _ = App.update(&filtering, .event(.key(.character("1"))))
+            blackHole(App.view(filtering))
+            _ = App.update(&filtering, .event(.key(.backspace)))
             blackHole(App.view(filtering))
         }
         var reading = state
