@@ -56,7 +56,7 @@ extension ScreenContent {
 }
 
 /// A screen kept in the stack as a `Screen` case.
-protocol StackedScreen: ScreenContent, Equatable {
+protocol StackedScreen: ScreenContent {
     /// The screen in `screen`, when it is one of these.
     init?(_ screen: Screen)
     /// This screen as a stack entry.

@@ -58,7 +58,4 @@ package struct ScreenStack: Sendable, Equatable {
     package mutating func pop() -> Screen? {
         entries.count > 1 ? entries.removeLast() : nil
     }
-
-    /// Whether `screen` is anywhere in the stack.
-    package func contains(_ screen: Screen) -> Bool { entries.contains(screen) }
 }
