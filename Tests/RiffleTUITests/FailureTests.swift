@@ -26,7 +26,7 @@ struct FailureTests {
                          "r to retry", "demo · 0 items · page 1"])
         // When r is pressed, page 1 is asked for again and the list says it is loading
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        #expect(state.failure == nil)
+        #expect(state.feed.paging.failure == nil)
         #expect(App.view(state).description.contains("loading…"))
         // And its arrival replaces the message
         state.send(.pageLoaded(Fixture.page(1)))
@@ -48,7 +48,7 @@ struct FailureTests {
         #expect(App.view(state).trimmedLines[6] == " ⠋ loading page 2…")
         // And when it arrives, the line is gone
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.failure == nil && !App.view(state).description.contains("retry"))
+        #expect(state.feed.paging.failure == nil && !App.view(state).description.contains("retry"))
     }
 
     @Test func aLongReasonIsCutBeforeTheWayToRetryIs() {
@@ -63,7 +63,7 @@ struct FailureTests {
         var state = Fixture.state()
         state.press("r")
         state.send(.pageFailed(page: 1, error: Self.refused))
-        #expect(state.failure == nil && state.items.count == 10)
+        #expect(state.feed.paging.failure == nil && state.list.items.count == 10)
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
     }
 }

@@ -52,7 +52,7 @@ struct StatusBarTests {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")
         state.send(.pageFailed(page: 1, error: .request(.httpStatus(code: 500, excerpt: ""))))
-        #expect(!state.isOffline)
+        #expect(!state.feed.isOffline)
     }
 
     @Test func aTimeoutOrAStallIsNotOffline() {
@@ -60,7 +60,7 @@ struct StatusBarTests {
             var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
             state.press("r")
             state.send(.pageFailed(page: 1, error: .request(failure)))
-            #expect(!state.isOffline, "\(failure)")
+            #expect(!state.feed.isOffline, "\(failure)")
             #expect(!Self.statusLine(state).contains("offline"), "\(failure)")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import RiffleKit
 
 /// Something that happened: the input of `App.update`.
-public enum Action: Sendable, Equatable {
+package enum Action: Sendable, Equatable {
     /// The initial load; the run loop sends it once, first.
     case start
     /// A key, mouse or resize event from the terminal.

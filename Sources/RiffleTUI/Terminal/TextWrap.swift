@@ -1,11 +1,11 @@
 /// Breaks text into lines that fit a number of columns, by display width (CJK counts two).
-public enum TextWrap {
+package enum TextWrap {
     /// Wraps `text` (sanitised, one line per paragraph) into lines of at most `width` columns,
     /// breaking after spaces when it can and inside a word only when a word is longer than a line.
     /// - Parameters:
     ///   - width: the columns of the first line.
     ///   - continuationWidth: the columns of the following lines (a hanging indent leaves fewer); `width` when nil.
-    public static func wrap(_ text: String, width: Int, continuationWidth: Int? = nil) -> [String] {
+    package static func wrap(_ text: String, width: Int, continuationWidth: Int? = nil) -> [String] {
         let rest = max(1, continuationWidth ?? width)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

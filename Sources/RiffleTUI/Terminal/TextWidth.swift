@@ -7,7 +7,7 @@ import Darwin
 
 /// Display width of text in terminal columns, from the C library's `wcwidth` (what ncurses uses too,
 /// so the buffer and the screen agree).
-public enum TextWidth {
+package enum TextWidth {
     /// `wcwidth` answers by the locale's character type: make it a UTF-8 one once, before the first use.
     private static let localeReady: Bool = {
         let current = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
@@ -20,7 +20,7 @@ public enum TextWidth {
     }()
 
     /// Makes sure the locale is ready (the terminal calls this before `initscr`).
-    public static func prepare() { _ = localeReady }
+    package static func prepare() { _ = localeReady }
 
     /// Columns taken by one grapheme (an extended grapheme cluster, with all its code points): 0, 1 or 2.
     ///
@@ -28,7 +28,7 @@ public enum TextWidth {
     /// 🇺🇦) and anything carrying the emoji presentation selector U+FE0F (❤️, 1️⃣) take two columns, and
     /// a cluster that starts with a zero-width code point but holds more takes one. So 👨‍👩‍👧‍👦 and 👍🏽 are
     /// two columns, e + U+0301 is one.
-    public static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         _ = localeReady
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
@@ -46,7 +46,7 @@ public enum TextWidth {
 
     /// `wcwidth` of one code point: 0, 1, 2, or -1 when it is not printable. What ncurses measures a
     /// cell by, so the terminal backend can tell when the two disagree.
-    public static func columns(of scalar: Unicode.Scalar) -> Int {
+    package static func columns(of scalar: Unicode.Scalar) -> Int {
         _ = localeReady
         if scalar.value < 0x7F { return scalar.value < 0x20 ? -1 : 1 }
         return Int(riffle_wcwidth(scalar.value))
@@ -55,7 +55,7 @@ public enum TextWidth {
     static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool { (0x1F1E6...0x1F1FF).contains(scalar.value) }
 
     /// Columns taken by `text`.
-    public static func width(of text: some StringProtocol) -> Int {
+    package static func width(of text: some StringProtocol) -> Int {
         var total = 0
         for character in text { total += width(of: character) }
         return total
@@ -63,7 +63,7 @@ public enum TextWidth {
 
     /// `text` cut to at most `columns` columns, ending in "…" when anything was cut.
     /// - Parameter continues: `text` is the start of something longer, so it ends in "…" even when it fits.
-    public static func truncate(_ text: String, to columns: Int, continues: Bool = false) -> String {
+    package static func truncate(_ text: String, to columns: Int, continues: Bool = false) -> String {
         guard columns > 0 else { return "" }
         if !continues && width(of: text) <= columns { return text }
         var out = ""

@@ -1,5 +1,5 @@
 /// A key or mouse event from the terminal, independent of ncurses.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
     /// A printable character (including CJK typed through an input method).
     case character(Character)
     /// Control plus a letter, e.g. `.control("d")` for Ctrl-D.
@@ -10,7 +10,7 @@ public enum Key: Sendable, Hashable {
 }
 
 /// What the run loop feeds to the app from the terminal.
-public enum TerminalEvent: Sendable, Hashable {
+package enum TerminalEvent: Sendable, Hashable {
     case key(Key)
     case resize(Size)
     case mouseWheel(up: Bool)
@@ -19,7 +19,7 @@ public enum TerminalEvent: Sendable, Hashable {
 
 /// Where frames go and events come from. The ncurses implementation lives in `NcursesTerminal`;
 /// `InMemoryTerminal` is for tests.
-public protocol TerminalBackend: AnyObject {
+package protocol TerminalBackend: AnyObject {
     /// The current size in cells.
     var size: Size { get }
     /// Draws `buffer`, changing only what differs from the previous frame.

@@ -10,7 +10,7 @@ import Foundation
 /// terminal.draw(App.view(state))
 /// terminal.lastFrame?.description
 /// ```
-public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
+package final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     // @unchecked: every stored property after `condition` is read and written with it locked.
     private let condition = NSCondition()
     private var _size: Size
@@ -21,7 +21,7 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     private var _restoreCount = 0
 
     /// A terminal of `size` that will hand out `events` in order.
-    public init(size: Size, events: [TerminalEvent] = []) {
+    package init(size: Size, events: [TerminalEvent] = []) {
         _size = size
         _pendingEvents = events
     }
@@ -33,20 +33,20 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     }
 
     /// The size it reports; changed by a queued resize.
-    public var size: Size { locked { _size } }
+    package var size: Size { locked { _size } }
     /// The last buffer drawn; nil before the first frame.
-    public var lastFrame: Buffer? { locked { _frames.last } }
+    package var lastFrame: Buffer? { locked { _frames.last } }
     /// Every frame drawn that differs from the one before it, first one first.
-    public var frames: [Buffer] { locked { _frames } }
+    package var frames: [Buffer] { locked { _frames } }
     /// How many frames were drawn.
-    public var drawCount: Int { locked { _drawCount } }
+    package var drawCount: Int { locked { _drawCount } }
     /// Events still to be returned by `nextEvent`, first one next.
-    public var pendingEvents: [TerminalEvent] { locked { _pendingEvents } }
+    package var pendingEvents: [TerminalEvent] { locked { _pendingEvents } }
     /// Whether `restore()` was called.
-    public var isRestored: Bool { locked { _restoreCount > 0 } }
+    package var isRestored: Bool { locked { _restoreCount > 0 } }
 
     /// Keeps `buffer` as `lastFrame` (and in `frames` when it differs from the last one).
-    public func draw(_ buffer: Buffer) {
+    package func draw(_ buffer: Buffer) {
         locked {
             if _frames.last != buffer { _frames.append(buffer) }
             _drawCount += 1
@@ -55,7 +55,7 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     }
 
     /// The next queued event, waiting up to `timeoutMilliseconds` for one; nil when none came.
-    public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
+    package func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         let deadline = Date(timeIntervalSinceNow: Double(max(0, timeoutMilliseconds)) / 1000)
         return locked {
             while _pendingEvents.isEmpty, _quitSignals.isEmpty, condition.wait(until: deadline) {}
@@ -64,7 +64,7 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     }
 
     /// Queues an event; a resize also changes `size`, as a real terminal's would.
-    public func send(_ event: TerminalEvent) {
+    package func send(_ event: TerminalEvent) {
         locked {
             _pendingEvents.append(event)
             if case .resize(let newSize) = event { _size = newSize }
@@ -73,19 +73,19 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
     }
 
     /// Delivers a signal such as SIGTERM, as the ncurses terminal reports one.
-    public func sendQuitSignal(_ signal: Int32) {
+    package func sendQuitSignal(_ signal: Int32) {
         locked {
             _quitSignals.append(signal)
             condition.broadcast()
         }
     }
 
-    public func takeQuitSignal() -> Int32? {
+    package func takeQuitSignal() -> Int32? {
         locked { _quitSignals.isEmpty ? nil : _quitSignals.removeFirst() }
     }
 
     /// Records that the terminal was put back.
-    public func restore() {
+    package func restore() {
         locked {
             _restoreCount += 1
             condition.broadcast()
@@ -94,7 +94,7 @@ public final class InMemoryTerminal: TerminalBackend, @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for a frame for which `matches` holds: the last one drawn or one
     /// drawn after it. Returns that frame, or nil when none came in time.
-    public func waitForFrame(timeout: TimeInterval = 10, where matches: (Buffer) -> Bool) -> Buffer? {
+    package func waitForFrame(timeout: TimeInterval = 10, where matches: (Buffer) -> Bool) -> Buffer? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         return locked {
             var next = max(0, _frames.count - 1)

@@ -1,21 +1,21 @@
 /// A grid of cells: what one frame looks like. A plain value, so tests compare it as text.
-public struct Buffer: Sendable, Equatable, CustomStringConvertible {
-    public private(set) var size: Size
-    public private(set) var cells: [Cell]
+package struct Buffer: Sendable, Equatable, CustomStringConvertible {
+    package private(set) var size: Size
+    package private(set) var cells: [Cell]
 
-    public init(size: Size) {
+    package init(size: Size) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
         cells = Array(repeating: .blank, count: self.size.width * self.size.height)
     }
 
-    public var area: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
+    package var area: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         get { cells[y * size.width + x] }
     }
 
     /// Puts one cell, keeping wide characters whole: overwriting either half blanks the other half.
-    public mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
+    package mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
         guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
         let i = y * size.width + x
         if cells[i].isContinuation, x > 0 { cells[i - 1] = Cell(style: cells[i - 1].style) }
@@ -24,7 +24,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Fills `rect` with blanks of `style`.
-    public mutating func fill(_ rect: Rect, style: Style = .normal) {
+    package mutating func fill(_ rect: Rect, style: Style = .normal) {
         for y in max(0, rect.y)..<min(size.height, rect.maxY) {
             for x in max(0, rect.x)..<min(size.width, rect.maxX) { set(x, y, Cell(style: style)) }
         }
@@ -34,7 +34,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     /// text that does not fit ends in "…". Never wraps.
     /// - Returns: the number of columns written.
     @discardableResult
-    public mutating func write(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .normal) -> Int {
+    package mutating func write(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .normal) -> Int {
         guard y >= 0, y < size.height, x < size.width else { return 0 }
         let limit = min(maxWidth ?? Int.max, size.width - x)
         guard limit > 0 else { return 0 }
@@ -55,7 +55,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Each row as text (wide characters once, continuations skipped), trailing spaces kept.
-    public var lines: [String] {
+    package var lines: [String] {
         (0..<size.height).map { y in
             var line = ""
             for x in 0..<size.width where !self[x, y].isContinuation { line += self[x, y].symbol }
@@ -64,7 +64,7 @@ public struct Buffer: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The rows with trailing spaces removed, joined by newlines: what a failing test prints.
-    public var description: String {
+    package var description: String {
         lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }
 }

@@ -8,8 +8,8 @@
 ///   U+FFFD.
 ///
 /// `riffle dump` and every line riffle writes to standard error go through the same function.
-public enum Sanitizer {
-    public static func clean(_ text: String) -> String {
+package enum Sanitizer {
+    package static func clean(_ text: String) -> String {
         // Fast path: most titles have nothing to replace.
         if !text.unicodeScalars.contains(where: isUnsafe) { return text }
         var out = String.UnicodeScalarView()
@@ -20,7 +20,7 @@ public enum Sanitizer {
     }
 
     /// Whether `clean` replaces `scalar`: it could steer a terminal or reorder what is shown.
-    public static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         guard v >= 0x61C, v <= 0x2069 else { return false }
