@@ -6,7 +6,7 @@ extension NcursesScreen {
     /// `set-clipboard` option is `on`). Written between frames, straight to the terminal.
     /// - Returns: whether the whole sequence was written.
     @discardableResult
-    public func setClipboard(_ text: String) -> Bool {
+    package func setClipboard(_ text: String) -> Bool {
         let sequence = Array("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}".utf8)
         return sequence.withUnsafeBytes { bytes in
             var offset = 0

@@ -85,7 +85,7 @@ struct BrowsePages: PageSourcing {
     let loader: PageLoader
     let maxAge: Int?
 
-    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+    func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page {
         try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
     }
 
@@ -93,7 +93,7 @@ struct BrowsePages: PageSourcing {
 
     var hasComments: Bool { loader.hasComments }
 
-    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? {
+    func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? {
         try await loader.comments(for: item, policy: policy)
     }
 

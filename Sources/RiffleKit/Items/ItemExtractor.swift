@@ -9,8 +9,8 @@ import Foundation
 /// Per page it infers a `FieldPlan` from what the values look like (`ItemListFinder` for the list,
 /// `FieldPlanner` for each part, on a sample of at most `FieldPlanner.maxSample` items), then reads
 /// every item by it; a configured item path or field wins part by part. An empty item array is an
-/// empty page (the end of a feed); an array of numbers or strings alone is `RiffleError.scalarItems`,
-/// one record with a side table of name/value pairs `RiffleError.notAList`.
+/// empty page (the end of a feed); an array of numbers or strings alone is `FeedError.scalarItems`,
+/// one record with a side table of name/value pairs `FeedError.notAList`.
 ///
 /// ```
 /// let items = try ItemExtractor.items(in: data, baseURL: pageURL)        // zero-config
@@ -18,7 +18,7 @@ import Foundation
 ///                                     fields: FieldMapping(title: "title", link: "url"))
 /// ```
 package enum ItemExtractor {
-    /// The most items a page may hold; a page with more is `RiffleError.tooManyItems`. Paged APIs send
+    /// The most items a page may hold; a page with more is `FeedError.tooManyItems`. Paged APIs send
     /// 10 to 1,000 (and a whole list such as jsonplaceholder's 5,000 photos fits); an item costs a few
     /// hundred bytes in memory, so this bounds a page's items to about 15 MB whatever the server sends.
     package static let maxItems = 50_000
@@ -28,32 +28,32 @@ package enum ItemExtractor {
     ///   - itemPath: the path to the item array; nil finds it.
     ///   - fields: which fields to show; unmapped parts are found as without a mapping.
     ///   - baseURL: the page's URL, against which links that are paths (`/r/swift/…`) are resolved.
-    /// - Throws: `RiffleError.invalidJSON`, `.noItems`, `.scalarItems`, `.notAList` or `.tooManyItems`.
+    /// - Throws: `FeedError.request(.invalidJSON)`, `.noItems`, `.scalarItems`, `.notAList` or `.tooManyItems`.
     package static func items(in data: Data, itemPath: JSONPath? = nil, fields: FieldMapping = FieldMapping(),
-                              baseURL: URL? = nil) throws(RiffleError) -> [Item] {
+                              baseURL: URL? = nil) throws(FeedError) -> [Item] {
         try items(in: document(data, stored: false), itemPath: itemPath, fields: fields, baseURL: baseURL)
     }
 
     /// The items of a page read back from the disk cache, whose bytes were fully checked before they
     /// were stored: only the structure is checked again (`JSONDocument.Validation.structure`), so
     /// truncated or garbled bytes still throw, while a string damaged in place reads with U+FFFD.
-    /// - Throws: `RiffleError.invalidJSON`, `.noItems`, `.scalarItems` or `.notAList`.
+    /// - Throws: `FeedError.request(.invalidJSON)`, `.noItems`, `.scalarItems` or `.notAList`.
     package static func items(inStoredPage data: Data, itemPath: JSONPath? = nil, fields: FieldMapping = FieldMapping(),
-                              baseURL: URL? = nil) throws(RiffleError) -> [Item] {
+                              baseURL: URL? = nil) throws(FeedError) -> [Item] {
         try items(in: document(data, stored: true), itemPath: itemPath, fields: fields, baseURL: baseURL)
     }
 
     /// The items of a document; each item's `fields` stay in the document until read.
-    /// - Throws: `RiffleError.noItems`, `.scalarItems` or `.notAList`.
+    /// - Throws: `FeedError.noItems`, `.scalarItems` or `.notAList`.
     package static func items(in document: JSONDocument, itemPath: JSONPath? = nil, fields: FieldMapping = FieldMapping(),
-                              baseURL: URL? = nil) throws(RiffleError) -> [Item] {
+                              baseURL: URL? = nil) throws(FeedError) -> [Item] {
         try read(document, itemPath: itemPath, fields: fields, baseURL: baseURL, explain: false).items
     }
 
     /// The plan a page is read by, with its evidence and runners-up: what `riffle inspect` prints.
     /// - Throws: as `items(in:)`.
     package static func plan(in document: JSONDocument, itemPath: JSONPath? = nil, fields: FieldMapping = FieldMapping(),
-                             baseURL: URL? = nil) throws(RiffleError) -> FieldPlan {
+                             baseURL: URL? = nil) throws(FeedError) -> FieldPlan {
         // `explain` always makes a plan.
         try read(document, itemPath: itemPath, fields: fields, baseURL: baseURL, explain: true).plan!
     }
@@ -61,7 +61,7 @@ package enum ItemExtractor {
     /// The items and the tape index of the array they came from (nil for none: a top-level `[]`
     /// counts as the array at index 0), for the end-of-feed signals around it (`Pagination`).
     static func list(in document: JSONDocument, itemPath: JSONPath?, fields: FieldMapping,
-                     baseURL: URL? = nil) throws(RiffleError) -> (items: [Item], array: Int) {
+                     baseURL: URL? = nil) throws(FeedError) -> (items: [Item], array: Int) {
         let read = try read(document, itemPath: itemPath, fields: fields, baseURL: baseURL, explain: false)
         return (read.items, read.array)
     }
@@ -69,8 +69,8 @@ package enum ItemExtractor {
     /// Finds the list, infers the plan from a sample of its items, and reads every item by it; with
     /// `explain`, also the plan in words.
     private static func read(_ document: JSONDocument, itemPath: JSONPath?, fields: FieldMapping, baseURL: URL?,
-                             explain: Bool) throws(RiffleError) -> (items: [Item], array: Int, plan: FieldPlan?) {
-        try document.withReader { (r: TapeReader) throws(RiffleError) -> ([Item], Int, FieldPlan?) in
+                             explain: Bool) throws(FeedError) -> (items: [Item], array: Int, plan: FieldPlan?) {
+        try document.withReader { (r: TapeReader) throws(FeedError) -> ([Item], Int, FieldPlan?) in
             let finder = ItemListFinder(r: r)
             let array: Int, lists: [ItemListFinder.Candidate]
             if let itemPath { (array, lists) = (try finder.array(at: itemPath), []) } else { (array, lists) = try finder.find(explain: explain) }
@@ -130,9 +130,9 @@ package enum ItemExtractor {
         return plan
     }
 
-    static func document(_ data: Data, stored: Bool) throws(RiffleError) -> JSONDocument {
+    static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
         do { return try JSONDocument(data, validation: stored ? .structure : .full) } catch {
-            throw .invalidJSON(offset: error.offset, reason: error.reason)
+            throw .request(.invalidJSON(offset: error.offset, reason: error.reason))
         }
     }
 }

@@ -22,9 +22,9 @@ struct ItemListFinder {
     }
 
     /// The array the items are in, and (when `explain`) every candidate, best first.
-    /// - Throws: `RiffleError.scalarItems` for an array of scalars alone, `.notAList` for one record
+    /// - Throws: `FeedError.scalarItems` for an array of scalars alone, `.notAList` for one record
     ///   with a side table, `.noItems` for no array.
-    func find(explain: Bool) throws(RiffleError) -> (array: Int, candidates: [Candidate]) {
+    func find(explain: Bool) throws(FeedError) -> (array: Int, candidates: [Candidate]) {
         switch r.kind(0) {
         case .array:
             let (count, objects) = census(0)
@@ -77,8 +77,8 @@ struct ItemListFinder {
     }
 
     /// The array at a configured path.
-    /// - Throws: `RiffleError.noItems` when there is no array there, `.scalarItems` when it holds only scalars.
-    func array(at path: JSONPath) throws(RiffleError) -> Int {
+    /// - Throws: `FeedError.noItems` when there is no array there, `.scalarItems` when it holds only scalars.
+    func array(at path: JSONPath) throws(FeedError) -> Int {
         guard let array = r.value(0, at: path), r.kind(array) == .array else {
             var keys: [String] = []
             if r.kind(0) == .object { r.forEachMember(of: 0) { k, _ in keys.append(r.string(k)) } }
@@ -199,8 +199,8 @@ struct ItemListFinder {
         return (count, objects)
     }
 
-    /// `RiffleError.scalarItems` describing the array at `i`.
-    private func scalarItems(_ i: Int) -> RiffleError {
+    /// `FeedError.scalarItems` describing the array at `i`.
+    private func scalarItems(_ i: Int) -> FeedError {
         var count = 0
         var kinds = Set<TapeEntry.Kind>()
         r.forEachElement(of: i) { e in

@@ -1,0 +1,40 @@
+/// Makes remote text safe to draw: no byte of it can move the cursor, clear the screen, set the
+/// clipboard, reorder the line or break it.
+///
+/// - C0 controls become their visible Control Pictures (ESC → ␛), DEL becomes ␡; tab and line
+///   breaks become a space.
+/// - C1 controls (U+0080–U+009F), the bidirectional controls (U+061C, U+200E–U+200F,
+///   U+202A–U+202E, U+2066–U+2069) and the line and paragraph separators (U+2028, U+2029) become
+///   U+FFFD.
+///
+/// `riffle dump` and every line riffle writes to standard error go through the same function.
+package enum Sanitizer {
+    package static func clean(_ text: String) -> String {
+        // Fast path: most titles have nothing to replace.
+        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(contentsOf: replacement(for: scalar))
+        }
+        return String(out)
+    }
+
+    /// Whether `clean` replaces `scalar`: it could steer a terminal or reorder what is shown.
+    package static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
+        guard v >= 0x61C, v <= 0x2069 else { return false }
+        return v == 0x61C || v == 0x200E || v == 0x200F || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+    }
+
+    static func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        let v = scalar.value
+        switch v {
+        case 0x09, 0x0A, 0x0D: return [" "]
+        case 0x00..<0x20: return [Unicode.Scalar(0x2400 + v)!]
+        case 0x7F: return ["\u{2421}"]
+        case _ where isUnsafe(scalar): return ["\u{FFFD}"]
+        default: return [scalar]
+        }
+    }
+}
