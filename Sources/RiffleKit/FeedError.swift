@@ -24,9 +24,10 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// "strings"..., "values" when mixed) at the dotted `path` ("" for the whole response), such as
     /// Hacker News' `topstories.json`, an array of ids.
     case scalarItems(count: Int, kind: String, path: String)
-    /// The body describes one thing rather than listing items: its only array of objects, at the
-    /// dotted `path`, is a side table of `rows` name/value pairs (a product's attributes).
-    case notAList(path: String, rows: Int)
+    /// The body describes one thing rather than listing items: a record of `fields` fields whose
+    /// lists are parts of it, the largest at the dotted `path` with `rows` entries (a film's ratings,
+    /// a product's images, a table of name/value pairs).
+    case notAList(fields: Int, path: String, rows: Int)
     /// A page holds more items than a page may (`ItemExtractor.maxItems`).
     case tooManyItems(count: Int, limit: Int)
     /// A feed header or query parameter names an environment variable that is not set (the value is
@@ -59,9 +60,9 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
                 : "no list of items in the response (top-level keys: \(keys.prefix(8).map { RiffleError.visible($0, limit: 40) }.joined(separator: ", ")))"
         case .scalarItems(let count, let kind, let path):
             "an array of \(count) \(kind)\(path.isEmpty ? "" : " at \(RiffleError.visible(path, limit: 60))"), no objects to list"
-        case .notAList(let path, let rows):
-            "the response describes one thing, not a list of items (its only list, \(RiffleError.visible(path, limit: 60)), "
-                + "holds \(rows) name/value pair\(rows == 1 ? "" : "s"))"
+        case .notAList(let fields, let path, let rows):
+            "the response is one record of \(fields) fields, not a list of items (\(RiffleError.visible(path, limit: 60)) holds "
+                + "\(rows) of its details)"
         case .tooManyItems(let count, let limit):
             "the page holds \(count) items, over the limit of \(limit) a page (ask the server for smaller pages)"
         case .missingEnvironment(let variable, let usedBy):

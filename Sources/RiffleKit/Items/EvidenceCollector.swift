@@ -134,6 +134,8 @@ final class EvidenceCollector {
             let (shape, words) = ValueShape.of(bytes, host: host)
             e.pointee.shaped &+= 1
             e.pointee.shapes.add(shape)
+            if shape.contains(.date), bytes.count >= 16 { e.pointee.dateTimes &+= 1 }
+            if shape.contains(.numeric), bytes.count == 4, bytes[0] == 0x31 || bytes[0] == 0x32 { e.pointee.years &+= 1 }
             let w = UInt16(truncatingIfNeeded: Swift.min(words, 65_535))
             if w < e.pointee.minWords { e.pointee.minWords = w }
             if w > e.pointee.maxWords { e.pointee.maxWords = w }
@@ -150,6 +152,7 @@ final class EvidenceCollector {
                 }
             }
             if whole {
+                if digits == 4, bytes[0] == 0x31 || bytes[0] == 0x32 { e.pointee.years &+= 1 }
                 e.pointee.integers &+= 1
                 if bytes.first == 0x2D { e.pointee.negatives &+= 1 }
                 if digits == 1, bytes.last == 0x30 { e.pointee.zeros &+= 1 }
@@ -169,6 +172,12 @@ final class EvidenceCollector {
             e.pointee.arrays &+= 1
             guard depth < Self.maxDepth, entry.end > UInt32(v &+ 1) else { return }
             let first = v &+ 1
+            // CSL's date parts: `[[2022, 7, 26]]`.
+            if r.kind(first) == .array, first &+ 1 < Int(r.tape[first].end), r.kind(first &+ 1) == .number,
+               r.tape[first &+ 1].end &- r.tape[first &+ 1].start == 4 {
+                e.pointee.dateParts &+= 1
+                return
+            }
             let step: (key: Int32, hash: UInt64)
             switch r.kind(first) {
             case .object: step = (PathEvidence.each, 0x2A2A_2A2A_2A2A_2A2A)

@@ -61,8 +61,9 @@ enum FieldPlanner {
         let strings = Float(e.strings)
         let values = Float(Int(e.strings) + Int(e.numbers))
         let distinct = values == 0 ? 0 : Float(e.distinct) / values
-        /// Repeated on (nearly) every row: an enum, a type tag, the same publisher.
-        let repeated: Float = values >= 3 && distinct < 0.5 ? 1 : 0
+        /// Repeated on (nearly) every row: an enum, a type tag, the same publisher. (Editions of one book
+        /// share a few titles: that is not it.)
+        let repeated: Float = values >= 3 && (e.distinct <= 1 || distinct < 0.3) ? 1 : 0
         func share(_ shape: ValueShape) -> Float { Float(e.share(shape)) }
         let hint = e.hint[part]
         switch part {
@@ -71,7 +72,7 @@ enum FieldPlanner {
             let prose = max(share(.spaced), share(.nonASCII) * 0.8)
             var score = 1.5 * prose + 2 * distinct - 3 * repeated
             let mean = e.meanBytes
-            score += mean < 3 ? -1.5 : mean < 15 ? 0 : mean <= 160 ? 1 : mean <= 400 ? 0.3 : mean <= 2000 ? -1 : -2.5
+            score += mean < 3 ? -1.5 : mean <= 160 ? 1 : mean <= 400 ? 0.3 : mean <= 2000 ? -1 : -2.5
             score -= 5 * (share(.url) + share(.relative)) + 4 * share(.date) + 4 * share(.numeric) + 2.5 * share(.idlike)
                 + 1.5 * share(.slug) + share(.email) + 0.5 * share(.html) + 2 * share(.constant)
             // A person's name in an author's object is not the headline.
@@ -79,9 +80,9 @@ enum FieldPlanner {
             return score + hint - max(0, depth - 1) + 6 * coverage
         case .link:
             guard e.strings > 0 else { return nil }
-            let linky = share(.url) + share(.relative) * (hint > 0.5 ? 1 : 0.5)
+            let linky = share(.url) + share(.relative) * (hint >= 0.5 ? 1 : 0.5)
             guard linky >= 0.5 else { return nil }
-            let score = 3 * linky - 4 * share(.api) - 3 * share(.media) - share(.ownHost) - 0.5 * share(.relative)
+            let score = 3 * linky - 4 * share(.api) - 3 * share(.media) - 1.5 * share(.ownHost) - 0.5 * share(.relative)
                 + 1.5 * distinct - 2.5 * repeated
             return score + hint - 0.5 * max(0, depth - 1) + coverage
         case .author:
@@ -89,7 +90,8 @@ enum FieldPlanner {
             // Under an author's object (`user.login`) the member that names the person; else a key
             // that is the author itself (`author`, `by`, `channelTitle`).
             let inherited = hint - e.own[.author]
-            var score = inherited >= 1 ? inherited + 1.5 * e.own.personName - (e.own.personName > 0 ? 0 : 3) : e.own[.author]
+            var score = inherited >= 1 ? inherited + 1.5 * e.own.personName - (e.own.personName > 0 ? 0 : 3)
+                : e.own[.author] + min(0, inherited)
             guard score >= 1 else { return nil }
             score -= 4 * (share(.url) + share(.relative)) + 4 * share(.date) + 3 * share(.numeric) + 0.7 * share(.idlike)
                 + 3 * share(.constant)
@@ -100,10 +102,16 @@ enum FieldPlanner {
             // Shares of the values: strings' shapes were looked at on some of them (`share`), numbers all counted.
             let text = values == 0 ? 0 : strings / values
             let iso = share(.date) * text
-            let epoch = hint >= 1 && values > 0 ? (Float(e.epochs) + share(.numeric) * strings) / values : 0
-            let timely = max(iso, epoch)
+            // Seconds, years alone and date parts are times only under a key that says so: else an id, a count.
+            let said = hint >= 1
+            let epoch = said && values > 0 ? (Float(e.epochs) + share(.numeric) * strings) / values : 0
+            let year = said && values > 0 ? Float(e.years) / values : 0
+            let parts = said && e.present > 0 ? Float(e.dateParts) / Float(e.present) : 0
+            let timely = max(iso, epoch, year, parts)
             guard timely >= 0.5 else { return nil }
-            let score = 3 * timely + hint + 0.5 * distinct + (iso >= epoch ? 0.2 : 0)
+            // An instant over a day, a day over a year.
+            let precision = iso > 0 ? 0.5 * Float(e.dateTimes) / Float(max(1, e.shaped)) + 0.2 : epoch > 0 ? 0.4 : year >= timely ? -0.5 : 0
+            let score = 3 * timely + 1.5 * hint + 0.5 * distinct + precision
             return score - 0.5 * max(0, depth - 1) + coverage
         case .score, .comments:
             let unit = part == .score ? e.hint.scoreUnit : e.hint.commentUnit
@@ -127,7 +135,7 @@ extension FieldPlan.Part {
         case .link: 3
         case .author: 0.5
         case .score, .comments: 1
-        case .time: 1.5
+        case .time: 4.5
         case .id: 2
         }
     }

@@ -15,6 +15,8 @@ struct ItemListFinder {
         /// Elements that are objects.
         var objects: Int
         var sideTable = false
+        /// A one-element array whose element holds a longer list (Bing's `suggestionGroups`): a wrapper.
+        var wrapsList = false
         /// The best headline score among its elements' paths, and that path.
         var title: Float = -.infinity
         var headline: JSONPath?
@@ -48,7 +50,14 @@ struct ItemListFinder {
                 } else if count > largestScalars?.count ?? 0 {
                     largestScalars = (i, count)
                 }
-                // Arrays nested in items (tags, comments) are never the list.
+                // Arrays nested in items (tags, comments) are never the list, unless the array has one
+                // small element: a group around the list (`suggestionGroups[0].searchSuggestions`).
+                if count == 1, objects == 1, r.memberCount(of: i &+ 1) <= 4 {
+                    let outer = candidates.count - 1
+                    let before = candidates.count
+                    r.forEachMember(of: i &+ 1) { _, v in visit(v, depth: depth + 1) }
+                    if candidates[before...].contains(where: { $0.count > 1 }) { candidates[outer].wrapsList = true }
+                }
             case .object:
                 r.forEachMember(of: i) { _, v in visit(v, depth: depth + 1) }
             default: break
@@ -61,11 +70,10 @@ struct ItemListFinder {
             r.forEachMember(of: 0) { k, _ in keys.append(r.string(k)) }
             throw .noItems(keys: keys)
         }
-        for index in candidates.indices where candidates[index].objects > 0 { candidates[index].sideTable = isSideTable(candidates[index].array) }
-        let lists = candidates.filter { !$0.sideTable && $0.objects > 0 }
-        if lists.isEmpty, let table = candidates.first(where: \.sideTable), describesOneThing(around: table.array) {
-            throw .notAList(path: r.path(to: table.array).joined(separator: "."), rows: table.count)
+        for index in candidates.indices where candidates[index].objects > 0 {
+            candidates[index].sideTable = isSideTable(candidates[index].array)
         }
+        try refuseOneRecord(candidates)
         if candidates.count == 1 && !explain { return (candidates[0].array, candidates) }
         for index in candidates.indices { score(&candidates[index]) }
         // The best score; on a tie the first in the document.
@@ -117,6 +125,7 @@ struct ItemListFinder {
         score += 0.3 * Float(Int.bitWidth - candidate.count.leadingZeroBitCount)
         score += Self.listNameWeight(r, candidate.array)
         if candidate.sideTable { score -= 6 }
+        if candidate.wrapsList { score -= 3 }
         candidate.score = score
     }
 
@@ -139,15 +148,39 @@ struct ItemListFinder {
         return 0
     }
 
+    /// Throws `FeedError.notAList` when the answer is one record whose lists are parts of it: the
+    /// object holding each list says eight things or more of its own (a film's title, year, plot...)
+    /// and the list's elements are small beside it (OMDb's `Ratings`, a product's `images`), or the
+    /// list is a table of name/value pairs beside three things or more.
+    private func refuseOneRecord(_ candidates: [Candidate]) throws(FeedError) {
+        let lists = candidates.filter { $0.objects > 0 }
+        guard !lists.isEmpty else { return }
+        var largest: (fields: Int, list: Candidate)?
+        for list in lists {
+            let fields = scalars(holding: list.array)
+            if list.sideTable, fields >= 3 {
+                if fields > largest?.fields ?? -1 { largest = (fields, list) }
+                continue
+            }
+            let elements = ItemSample.elements(of: list.array, r, limit: 6)
+            let members = elements.reduce(0) { $0 + r.memberCount(of: $1) } / max(1, elements.count)
+            guard fields >= 8, 2 * members <= fields else { return }
+            if fields > largest?.fields ?? -1 { largest = (fields, list) }
+        }
+        guard let largest else { return }
+        let biggest = lists.max { $0.count < $1.count } ?? largest.list
+        throw .notAList(fields: largest.fields, path: r.path(to: biggest.array).joined(separator: "."), rows: biggest.count)
+    }
+
     /// Whether the array's elements are name/value pairs (`{"name": "Colour", "value": "red"}`,
-    /// `{"trait_type": …, "value": …}`, `{"key": …, "value": …}`): objects of two to four members,
+    /// `{"trait_type": …, "value": …}`, `{"Source": …, "Value": …}`): objects of two or three members,
     /// one naming and one holding a value, on every element looked at.
     private func isSideTable(_ array: Int) -> Bool {
         let elements = ItemSample.elements(of: array, r, limit: 6)
         guard !elements.isEmpty else { return false }
         for element in elements {
             let members = r.memberCount(of: element)
-            guard (2...4).contains(members) else { return false }
+            guard (2...3).contains(members) else { return false }
             var naming = false, valued = false
             r.forEachMember(of: element) { k, _ in
                 let key = r.string(k).lowercased()
@@ -159,14 +192,24 @@ struct ItemListFinder {
         return true
     }
 
-    private static let namingKeys: Set<String> = ["name", "key", "label", "attribute", "trait_type", "property", "field", "type", "title",
-                                                  "code", "parameter", "param", "spec", "feature"]
-    private static let valueKeys: Set<String> = ["value", "values", "val", "content", "data", "text", "amount", "displayvalue",
-                                                 "display_value", "setting", "answer"]
+    private static let namingKeys: Set<String> = ["name", "key", "label", "attribute", "trait_type", "property", "field", "type",
+                                                  "code", "parameter", "param", "spec", "feature", "source"]
+    private static let valueKeys: Set<String> = ["value", "values", "val", "amount", "displayvalue", "display_value", "setting"]
 
-    /// Whether the object holding the array at `array` says things of its own: three scalars or more.
-    private func describesOneThing(around array: Int) -> Bool {
-        var holder = 0
+    /// How many scalars the objects holding the array at `array` have, the most of any on the way
+    /// from the root: what the record around the list says of its own.
+    private func scalars(holding array: Int) -> Int {
+        func count(_ object: Int) -> Int {
+            var scalars = 0
+            r.forEachMember(of: object) { _, v in
+                switch r.kind(v) {
+                case .string, .number, .true, .false: scalars += 1
+                default: break
+                }
+            }
+            return scalars
+        }
+        var most = r.kind(0) == .object ? count(0) : 0
         var current = 0
         while current != array {
             var next: Int?
@@ -176,17 +219,10 @@ struct ItemListFinder {
             default: break
             }
             guard let found = next else { break }
-            if found != array, r.kind(found) == .object { holder = found }
+            if found != array, r.kind(found) == .object { most = max(most, count(found)) }
             current = found
         }
-        var scalars = 0
-        r.forEachMember(of: holder) { _, v in
-            switch r.kind(v) {
-            case .string, .number, .true, .false: scalars += 1
-            default: break
-            }
-        }
-        return scalars >= 3
+        return most
     }
 
     /// How many elements the array at `i` has, and how many of them are objects.
@@ -240,12 +276,20 @@ enum ItemSample {
             let members = r.memberCount(of: element)
             guard members <= 3 else { return nil }
             var largest: (key: Int, size: Int)?
+            var second = 0
             r.forEachMember(of: element) { k, v in
                 guard r.kind(v) == .object else { return }
                 let size = r.memberCount(of: v)
-                if size > largest?.size ?? 0 { largest = (k, size) }
+                if size > largest?.size ?? 0 {
+                    second = largest?.size ?? 0
+                    largest = (k, size)
+                } else if size > second {
+                    second = size
+                }
             }
-            guard let largest, largest.size >= 3, largest.size > members else { return nil }
+            // Two records side by side (Contentful's `{fields, sys}`) are an item, not a wrapper: the
+            // wrapped one is at least twice any other (Bluesky's `{post, reply, reason}`).
+            guard let largest, largest.size >= 3, largest.size > members, largest.size >= 2 * second else { return nil }
             if let key {
                 guard r.keyEquals(key, largest.key) else { return nil }
             } else {

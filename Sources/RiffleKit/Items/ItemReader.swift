@@ -16,8 +16,9 @@ struct ItemReader {
         let title = firstText(.title, object, separator: "") ?? firstShortString(object) ?? "(untitled)"
         let id = first(.id, object) { v, _ in r.kind(v) == .string || r.kind(v) == .number ? r.scalarText(v) : nil }
         let url = first(.link, object) { v, path in link(v, guessed: path.inferred, baseURL: baseURL) }
-        let createdAt = first(.time, object) { v, _ in r.date(v) }
-        let author = firstText(.author, object, separator: ", ")
+        let createdAt = first(.time, object) { v, _ in date(v) }
+        // The first author of several, as a list shows one name (a title's runs are joined).
+        let author = firstText(.author, object, separator: nil)
         // A count of zero says little in a list ("0 reactions"): the next path is tried instead.
         let score = first(.score, object) { v, path in count(v, unit: path.unit) }
         let comments = first(.comments, object) { v, path in count(v, unit: path.unit) }
@@ -150,17 +151,26 @@ struct ItemReader {
     }
 
     /// The first text the part's paths give (joined through `*`).
-    private func firstText(_ part: FieldPlan.Part, _ object: Int, separator: String) -> String? {
+    private func firstText(_ part: FieldPlan.Part, _ object: Int, separator: String?) -> String? {
         for p in view.paths(of: part) {
             if let text = text(object, path: p, separator: separator) { return text }
         }
         return nil
     }
 
-    /// The text at `path` from `object`: one value's, or through `*` every value's joined by `separator`.
-    private func text(_ object: Int, path p: Int32, separator: String) -> String? {
+    /// The text at `path` from `object`: one value's, or through `*` every value's joined by `separator`
+    /// (nil: the first value's).
+    private func text(_ object: Int, path p: Int32, separator: String?) -> String? {
         guard let (start, rest) = start(p, object) else { return nil }
         if !view.paths[Int(p)].joins { return value(start, rest).flatMap(text) }
+        guard let separator else {
+            var found: String?
+            forEachValue(start, rest) { v in
+                found = text(v)
+                return found == nil
+            }
+            return found
+        }
         var parts: [String] = []
         forEachValue(start, rest) { v in
             if let text = text(v) { parts.append(text) }
@@ -214,6 +224,33 @@ struct ItemReader {
         }
         var text = r.string(k)
         return text.withUTF8 { $0.count == length && (length == 0 || memcmp($0.baseAddress!, view.pool + Int(step.offset), length) == 0) }
+    }
+
+    /// A time: ISO 8601 text or Unix seconds (`TapeReader.date`), else a year alone (`1981`, `"1808"`) as
+    /// its first day, or CSL's date parts (`[[2022, 7, 26]]`, Crossref's `published.date-parts`).
+    private func date(_ v: Int) -> Date? {
+        switch r.kind(v) {
+        case .number, .string:
+            // Four digits are a year: no time of the plan's is 1970's first half hour.
+            guard let text = r.scalarText(v), text.utf8.count == 4, let year = Int(text), (1000...2999).contains(year) else { return r.date(v) }
+            return Self.day(year, 1, 1)
+        case .array:
+            guard v &+ 1 < Int(r.tape[v].end), r.kind(v &+ 1) == .array else { return nil }
+            var parts: [Int] = []
+            r.forEachElement(of: v &+ 1) { e in if parts.count < 3, r.kind(e) == .number, let n = Int(r.numberText(e)) { parts.append(n) } }
+            guard let year = parts.first, (1000...2999).contains(year) else { return nil }
+            let month = parts.count > 1 ? parts[1] : 1, day = parts.count > 2 ? parts[2] : 1
+            guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+            return Self.day(year, month, day)
+        default:
+            return nil
+        }
+    }
+
+    /// Midnight UTC of a day, as ISO 8601 text would read it.
+    private static func day(_ year: Int, _ month: Int, _ day: Int) -> Date? {
+        func digits(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        return Timestamp.iso8601("\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))")
     }
 
     /// A string's or number's text, made fit for one line; nil when empty.

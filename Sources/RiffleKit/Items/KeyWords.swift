@@ -69,7 +69,7 @@ enum KeyWords {
         ("hash", w(t: -2, i: 0.5), nil), ("etag", w(t: -2), nil), ("checksum", w(t: -2), nil), ("digest", w(t: -2), nil),
         ("path", w(t: -2, l: 0.3), nil), ("version", w(t: -1), nil),
         // Links: a page a person opens, not the API's own address or an image.
-        ("url", w(t: -2, l: 1), nil), ("urls", w(t: -2, l: 1), nil), ("link", w(t: -1.5, l: 1.2), nil), ("links", w(l: -2), nil),
+        ("url", w(t: -2, l: 1), nil), ("urls", w(t: -2, l: 1), nil), ("link", w(t: -1.5, l: 1.2), nil), ("links", w(l: -1), nil),
         ("href", w(t: -2, l: 1), nil), ("uri", w(t: -2, l: 0.5, i: 1.5), nil), ("permalink", w(t: -2, l: 1), nil),
         ("html", w(l: 2), nil), ("web", w(l: 2), nil), ("alternate", w(l: 2), nil), ("canonical", w(l: 1.5), nil),
         ("share", w(l: 1), nil), ("page", w(l: 0.5), nil), ("external", w(l: 1), nil), ("spotify", w(l: 0.5), nil), ("npm", w(l: 2.5), nil),
@@ -80,7 +80,9 @@ enum KeyWords {
         ("img", w(l: -3), nil), ("icon", w(l: -3), nil), ("logo", w(l: -3), nil), ("thumbnail", w(l: -3), nil),
         ("thumbnails", w(l: -3), nil), ("thumb", w(l: -3), nil), ("photo", w(l: -3), nil), ("photos", w(l: -3), nil),
         ("picture", w(l: -3), nil), ("banner", w(l: -3), nil), ("cover", w(l: -2), nil), ("preview", w(l: -2), nil),
-        ("media", w(l: -2), nil), ("file", w(l: -1), nil), ("asset", w(l: -2), nil), ("assets", w(l: -2), nil),
+        ("media", w(l: -2), nil), ("reader", w(l: -1), nil), ("volume", w(), nil), ("sys", w(t: -1), nil),
+        ("loc", w(t: -1), nil), ("location", w(t: -1), nil), ("place", w(t: -1), nil), ("address", w(t: -1), nil),
+        ("city", w(t: -1), nil), ("region", w(t: -1), nil), ("venue", w(t: -1), nil), ("sci", w(t: -0.5), nil), ("com", w(), nil), ("file", w(l: -1), nil), ("asset", w(l: -2), nil), ("assets", w(l: -2), nil),
         ("embed", w(l: -3), nil), ("json", w(l: -3), nil), ("feed", w(l: -1), nil), ("rss", w(l: -2), nil),
         ("events", w(l: -2), nil), ("hooks", w(l: -2), nil), ("followers", w(l: -2), nil), ("following", w(l: -2), nil),
         ("avatars", w(l: -4), nil), ("gravatar", w(l: -4), nil), ("profile", w(l: -1), nil),
@@ -90,14 +92,18 @@ enum KeyWords {
         ("username", w(t: -1, a: 1.2, p: 1.2), nil), ("login", w(t: -1, a: 1.2, p: 1.2), nil), ("handle", w(a: 1.2, p: 1.2), nil),
         ("acct", w(a: 1.3, p: 1.3), nil), ("screen", w(a: 0.5, p: 0.5), nil), ("submitter", w(t: -2, a: 2.5), nil), ("account", w(t: -2, a: 2, i: -1.5), nil), ("from", w(a: 1.5), nil),
         ("sender", w(a: 2), nil), ("reporter", w(t: -2, a: 2), nil), ("uploader", w(a: 2.5), nil), ("artist", w(a: 2.5), nil),
-        ("artists", w(a: 2.5), nil), ("channel", w(t: -3, a: 2.5, i: -1.5), nil), ("publisher", w(a: 1), nil), ("namespace", w(a: 1), nil),
+        ("artists", w(a: 2.5), nil), ("channel", w(t: -3, a: 1, i: -1.5), nil), ("publisher", w(a: 0.3), nil), ("namespace", w(a: 1), nil),
         ("maintainer", w(a: 1.5), nil), ("maintainers", w(a: 1.5), nil), ("writer", w(a: 2), nil), ("poster", w(l: -1, a: 1.5), nil),
         ("committer", w(a: 1), nil), ("email", w(a: 0.2, p: 0.2), nil), ("nickname", w(a: 1, p: 1), nil),
-        ("fullname", w(a: 0.6, p: 0.6), nil), ("displayname", w(a: 0.6, p: 0.6), nil), ("assignee", w(a: -4), nil), ("assignees", w(a: -4), nil), ("mentions", w(a: -3), nil),
+        ("fullname", w(a: 0.6, p: 0.6), nil), ("displayname", w(a: 0.6, p: 0.6), nil), ("assignee", w(a: -4), nil), ("via", w(a: -2), nil), ("reference", w(t: -1, a: -3), nil), ("references", w(t: -1, a: -3), nil),
+        ("ownername", w(a: 2.5, p: 1), nil), ("promoter", w(a: 2), nil), ("organizer", w(a: 2), nil), ("family", w(a: 0.6, p: 1), nil),
+        ("given", w(a: 0.3, p: 0.4), nil), ("surname", w(a: 0.6, p: 1), nil), ("forename", w(a: 0.3, p: 0.4), nil),
+        ("firstname", w(a: 0.3, p: 0.4), nil), ("lastname", w(a: 0.6, p: 1), nil), ("assignees", w(a: -4), nil), ("mentions", w(a: -3), nil),
         ("last", w(t: -0.5, a: -5, tm: -0.5), nil), ("reviewer", w(a: -2), nil), ("reviewers", w(a: -2), nil),
         // Times: publication and creation before an update; an end or a due date is no item's time.
         ("published", w(tm: 3), nil), ("publish", w(tm: 2.5), nil), ("pub", w(tm: 2.5), nil), ("posted", w(tm: 2.5), nil),
-        ("created", w(tm: 2.5), nil), ("creation", w(tm: 2.5), nil), ("create", w(tm: 2), nil), ("received", w(tm: 2.6), nil),
+        ("created", w(tm: 2.5), nil), ("creation", w(tm: 2.5), nil), ("create", w(tm: 2), nil), ("received", w(tm: 2.6), nil), ("dt", w(tm: 1.5), nil), ("year", w(tm: 2), nil), ("premiered", w(tm: 2.5), nil), ("aired", w(tm: 2), nil),
+        ("publication", w(tm: 2.5), nil), ("datetaken", w(tm: 2.5), nil), ("dateupload", w(tm: 2), nil), ("parts", w(), nil), ("gmt", w(tm: 0.3), nil),
         ("sent", w(tm: 2.3), nil), ("date", w(tm: 1.5), nil), ("time", w(tm: 1), nil), ("datetime", w(tm: 1.5), nil),
         ("timestamp", w(tm: 2), nil), ("ts", w(tm: 2), nil), ("released", w(tm: 2), nil), ("release", w(tm: 1.5), nil),
         ("upload", w(tm: 2), nil), ("uploaded", w(tm: 2), nil), ("registered", w(tm: 2), nil), ("indexed", w(tm: 1.2), nil), ("issued", w(tm: 2), nil),
@@ -127,10 +133,10 @@ enum KeyWords {
         ("node", w(i: -1), nil), ("number", w(i: 1.5), nil),
         // Words that say nothing of the part but are words: a key made of them is understood.
         ("at", w(), nil), ("on", w(), nil), ("in", w(), nil), ("of", w(), nil), ("is", w(), nil), ("has", w(), nil), ("num", w(), nil),
-        ("i", w(), nil), ("utc", w(), nil), ("iso", w(), nil), ("unix", w(), nil), ("display", w(), nil), ("default", w(), nil),
+        ("i", w(), nil), ("utc", w(tm: 0.3), nil), ("iso", w(), nil), ("unix", w(), nil), ("display", w(), nil), ("default", w(), nil),
         ("max", w(), nil), ("min", w(), nil), ("first", w(), nil), ("new", w(), nil), ("html5", w(), nil), ("x", w(), nil),
         ("info", w(), nil), ("data", w(), nil), ("attributes", w(), nil), ("fields", w(), nil), ("properties", w(), nil),
-        ("record", w(), nil), ("item", w(), nil), ("meta", w(), nil), ("details", w(), nil), ("value", w(), nil), ("raw", w(), nil),
+        ("record", w(), nil), ("item", w(), nil), ("meta", w(), nil), ("details", w(tm: -1.5), nil), ("value", w(), nil), ("raw", w(), nil),
         ("rendered", w(), nil), ("plain", w(), nil), ("en", w(), nil), ("main", w(), nil), ("primary", w(), nil), ("original", w(), nil), ("parent", w(tm: -1, i: -2), nil), ("story", w(i: -1.5), nil),
         ("thread", w(i: -1.5), nil), ("post", w(i: -1.5), nil),
     ]
@@ -160,6 +166,9 @@ enum KeyWords {
         withReader { $0.hint(bytes) }
     }
 
+    fileprivate static let name = table.number(of: "name")!, last = table.number(of: "last")!, first = table.number(of: "first")!
+    fileprivate static let lastname = table.number(of: "lastname")!, firstname = table.number(of: "firstname")!
+
     /// The vocabulary seen through raw pointers.
     struct Reader {
         let matcher: KeyMatcher
@@ -174,12 +183,22 @@ enum KeyWords {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { word in
                 var length = 0
                 var words = 0, known = 0
+                var previous = -1
                 func flush() {
                     defer { length = 0 }
                     guard length > 0 else { return }
                     words += 1
-                    guard length < 32, let n = matcher.number(word.baseAddress!, length: length, readable: length) else { return }
+                    guard length < 32, var n = matcher.number(word.baseAddress!, length: length, readable: length) else {
+                        previous = -1
+                        return
+                    }
                     known += 1
+                    // `lastName`, `first_name`: one word, a person's surname or given name, whatever `last` says alone.
+                    if n == KeyWords.name, previous == KeyWords.last || previous == KeyWords.first {
+                        hint.weights -= hints[previous].weights
+                        n = previous == KeyWords.last ? KeyWords.lastname : KeyWords.firstname
+                    }
+                    previous = n
                     let found = hints[n]
                     hint.weights += found.weights
                     if found.scoreUnit >= 0, hint.scoreUnit < 0 || found.weights[4] > 1 { hint.scoreUnit = found.scoreUnit }

@@ -36,6 +36,12 @@ struct PathEvidence: Sendable, Equatable {
     var negatives: UInt16 = 0
     /// Whole numbers of 9 to 13 digits: Unix seconds or milliseconds, if the key says time.
     var epochs: UInt16 = 0
+    /// Years alone: whole numbers of four digits (1000 to 2999), or strings that are one.
+    var years: UInt16 = 0
+    /// ISO 8601 strings with a time of day, not only a date.
+    var dateTimes: UInt16 = 0
+    /// Arrays of CSL date parts (`[[2022, 7, 26]]`).
+    var dateParts: UInt16 = 0
     var booleans: UInt16 = 0
     var objects: UInt16 = 0
     var arrays: UInt16 = 0

@@ -209,6 +209,8 @@ struct ValueShape: OptionSet {
                 let s = c == 0x2F ? i + 1 : i + 2
                 if !query {
                     if has("api", at: s), s + 3 == end || b[s + 3] == 0x2F || b[s + 3] == 0x5C || b[s + 3] == 0x3F { return true }
+                    // Azure DevOps' `/_apis/`.
+                    if has("_apis", at: s) { return true }
                     if s + 1 < end, b[s] | 0x20 == 0x76, isDigit(b[s + 1]) {
                         var j = s + 1
                         while j < end, isDigit(b[j]) { j += 1 }
