@@ -13,15 +13,16 @@ struct DumpOptions {
     /// page that fails (where the feed ends past it is unknown).
     var untilEnd: Bool
     var format: Format
-    /// Dotted paths into each item's fields; nil prints whole items (jsonl, json).
+    /// The browser's parts (`title`, `link`...) or dotted paths into each item (`DumpOutput`); nil
+    /// prints whole items (jsonl, json).
     var fields: [String]?
     var policy: CachePolicy
     var maxAge: Int?
     var concurrency: Int
     var timings: Bool
 
-    /// The fields of a TSV line when `--fields` is absent.
-    static let defaultTSVFields = ["title", "url"]
+    /// The fields of a TSV line when `--fields` is absent: what the browser shows of each item.
+    static let defaultTSVFields = DumpOutput.Extracted.allCases.map(\.rawValue)
 
     init(_ arguments: Arguments) throws(Arguments.UsageError) {
         guard arguments.positionals.count == 1 else {

@@ -1,18 +1,39 @@
+import Foundation
 import RiffleKit
 
 /// Turns items into the lines `riffle dump` prints, safe for a terminal: TSV cells go through the
 /// browser's `Sanitizer`, JSON escapes C1 and bidirectional controls (`TerminalSafe`).
+///
+/// A field is either one of the parts the browser shows (`extracted`: `title`, `link`, `author`,
+/// `time`, `score`, `id`, `comments`, exactly as the list draws them and `y` copies the link), or a
+/// dotted path into the item as the server sent it (`user.login`, `labels.0.name`; `.title` for the
+/// item's own `title` member).
 struct DumpOutput {
+    /// The parts of an item the browser shows, by the names `--fields` gives them.
+    enum Extracted: String, CaseIterable {
+        case title, link, author, time, score, id, comments
+    }
+
     let format: DumpOptions.Format
     let fields: [String]?
-    /// The split form of `fields`, done once rather than per item.
-    private let paths: [JSONPath]
+    /// Per field, the browser's part it names, or the path it reads.
+    private let columns: [Column]
     private var itemsWritten = 0
 
-    init(format: DumpOptions.Format, fields: [String]?) {
+    private enum Column {
+        case part(Extracted)
+        case path(JSONPath)
+    }
+
+    /// - Parameter extracted: whether the names of `Extracted` are the browser's parts (dump) or paths
+    ///   like any other (search, whose items carry their fields under those names).
+    init(format: DumpOptions.Format, fields: [String]?, extracted: Bool = true) {
         self.format = format
         self.fields = fields
-        paths = (fields ?? []).map { JSONPath($0) }
+        columns = (fields ?? []).map { name in
+            if extracted, let part = Extracted(rawValue: name) { return .part(part) }
+            return .path(JSONPath(name))
+        }
     }
 
     /// What goes before the first item.
@@ -29,7 +50,7 @@ struct DumpOutput {
         defer { itemsWritten += 1 }
         switch format {
         case .tsv:
-            return (0..<paths.count).map { Self.cell(value(item, field: $0)) }.joined(separator: "\t") + "\n"
+            return (0..<columns.count).map { Self.cell(value(item, field: $0)) }.joined(separator: "\t") + "\n"
         case .jsonl, .json:
             var text = ""
             if let fields {
@@ -50,16 +71,27 @@ struct DumpOutput {
         }
     }
 
-    /// The item's field at `paths[i]`; `title`, `url` and `id` fall back to what the list shows, so
-    /// they work on every feed whatever its keys are called.
+    /// Field `i` of the item: the part the browser shows, or what the item holds at the path.
     private func value(_ item: Item, field i: Int) -> JSONValue? {
-        if let found = item.fields.value(at: paths[i]) { return found }
-        switch fields?[i] {
-        case "title": return .string(item.title)
-        case "url": return item.url.map(JSONValue.string)
-        case "id": return item.id.map(JSONValue.string)
-        default: return nil
+        switch columns[i] {
+        case .path(let path): item.fields.value(at: path)
+        case .part(.title): .string(item.title)
+        case .part(.link): item.url.map(JSONValue.string)
+        case .part(.author): item.author.map(JSONValue.string)
+        case .part(.time): item.createdAt.map { .string(Self.time($0)) }
+        case .part(.score): item.score.map { .number(String($0)) }
+        case .part(.id): item.id.map(JSONValue.string)
+        case .part(.comments): item.comments.map { .number(String($0)) }
         }
+    }
+
+    /// An instant as ISO 8601 in UTC, with milliseconds when it has them.
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        if date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970 {
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        }
+        return formatter.string(from: date)
     }
 
     /// A TSV cell: scalars as text, containers as JSON, missing as empty; tabs and line breaks become

@@ -27,7 +27,7 @@ enum SearchCommand {
         let log = ReadingLog(cacheDirectory: cacheDirectory)
         let matches: [ReadingLog.Match]
         do { matches = try await log.search(words, feed: arguments.values["--feed"], limit: limit) } catch { fail(error.description, status: 1) }
-        var output = DumpOutput(format: format, fields: chosen)
+        var output = DumpOutput(format: format, fields: chosen, extracted: false)
         var text = output.header
         for match in matches { text += output.text(for: item(match)) }
         text += output.footer()

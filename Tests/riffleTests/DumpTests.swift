@@ -37,7 +37,8 @@ struct DumpTests {
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == fixture.ids(pages: 1...1).count)
         let first = try #require(lines.first)
-        #expect(first.hasPrefix("{\"id\":\(fixture.ids(pages: 1...1)[0]),\"title\":\""))
+        // `id` is the part the browser has, as text; `missing` a path the items do not have.
+        #expect(first.hasPrefix("{\"id\":\"\(fixture.ids(pages: 1...1)[0])\",\"title\":\""))
         #expect(first.hasSuffix(",\"missing\":null}"))
     }
 
@@ -49,16 +50,31 @@ struct DumpTests {
         let rows = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
         let items = Array(fixture.server.feed.items.prefix(rows.count))
         #expect(rows.count == fixture.ids(pages: 1...2).count)
-        #expect(rows.map { $0.map(String.init) } == items.map { [String($0.id), $0.author, String($0.score)] })
+        // A score of zero is left out, as the list leaves it out.
+        #expect(rows.map { $0.map(String.init) } == items.map { [String($0.id), $0.author, $0.score == 0 ? "" : String($0.score)] })
     }
 
-    @Test func tsvDefaultsToTitleAndURL() throws {
+    @Test func tsvDefaultsToWhatTheBrowserShows() throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
         let result = try fixture.dump(["--format", "tsv"])
         let first = try #require(result.stdout.split(separator: "\n").first)
         let item = fixture.server.feed.items[0]
-        #expect(first == "\(item.title)\t\(item.url)")
+        let time = ISO8601DateFormatter().string(from: item.createdAt)
+        // title, link, author, time, score, id, comments (the demo's items have none).
+        #expect(first == "\(item.title)\t\(item.url)\t\(item.author)\t\(time)\t\(item.score == 0 ? "" : String(item.score))\t\(item.id)\t")
+    }
+
+    @Test func aPathReadsTheItemAsSentAndAPartAsShown() throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let result = try fixture.dump(["--fields", "title,.title,created_at,time"])
+        let first = try #require(try DumpFixture.objects(result.stdout).first)
+        let item = fixture.server.feed.items[0]
+        #expect(first["title"] as? String == item.title && first[".title"] as? String == item.title)
+        // The raw member as the server wrote it, and the time the browser shows (the same instant).
+        #expect(first["created_at"] as? String == ISO8601DateFormatter().string(from: item.createdAt))
+        #expect(first["time"] as? String == ISO8601DateFormatter().string(from: item.createdAt))
     }
 
     @Test func pagesComeOutInOrderUnderConcurrency() throws {
