@@ -8,6 +8,8 @@ struct Arguments: Equatable {
         case browse
         /// Print items for scripts.
         case dump
+        /// Say how a feed's first page is read.
+        case inspect
         /// Show or clear the cache.
         case cache
         /// List the presets and the feeds file's feeds.
@@ -35,13 +37,13 @@ struct Arguments: Equatable {
     /// Options that take a value, and the commands that accept each (nil: every command).
     static let valueOptions: [String: Set<Command>?] = [
         "--cache-dir": nil, "--max-age": nil,
-        "--first-page": [.browse, .dump], "--theme": [.browse], "--demo-fail": [.browse], "--watch": [.browse],
+        "--first-page": [.browse, .dump, .inspect], "--theme": [.browse], "--demo-fail": [.browse], "--watch": [.browse],
         "--pages": [.dump], "--format": [.dump, .search], "--fields": [.dump, .search], "--concurrency": [.dump],
         "--feed": [.search], "--limit": [.search],
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [
-        "--refresh": [.dump], "--offline": [.dump], "--all": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
+        "--refresh": [.dump, .inspect], "--offline": [.dump, .inspect], "--all": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
     ]
 
     /// Parses `argv` without the program name.

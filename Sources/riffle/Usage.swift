@@ -11,6 +11,8 @@ enum Usage {
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
       riffle feeds                list the presets and the feeds file's feeds
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
+      riffle inspect FEED         how page 1 is read: where the items are, which field gives the
+                                  title, link, author, time... and why, the paging, a feeds.json entry
       riffle search WORDS         items listed before, in every feed, offline (jsonl, json or tsv)
       riffle cache path           print where the cache is
       riffle cache info [FEED...] what the cache holds, per feed (FEED: as above, or an id it prints)
@@ -35,11 +37,18 @@ enum Usage {
                           Every range stops where the feed ends
       --first-page N      as for browsing
       --format FORMAT     jsonl (default, one item per line), json or tsv
-      --fields a,b,...    fields for tsv, and to trim jsonl (e.g. title,url)
+      --fields a,b,...    fields for tsv (default: all seven below), and to trim jsonl: title, link,
+                          author, time, score, id, comments are what the browser shows; any other
+                          name is a dotted path into the item as sent (user.login, .title)
       --refresh           bypass the cache; --offline: the cache only
       --concurrency N     pages fetched at once, 1 to 64 (default 4; output stays in page order)
       --timings           standard error becomes JSON lines: one per page (failures with an
                           "error" field), then a summary
+
+    riffle inspect:
+      --first-page N      as for browsing
+      --refresh, --offline
+                          as for dump
 
     riffle search:
       --feed NAME         only that feed's items (its name or title)

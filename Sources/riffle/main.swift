@@ -25,6 +25,8 @@ do {
         exit(try await SearchCommand.run(arguments))
     case .dump:
         exit(try await DumpCommand.run(arguments))
+    case .inspect:
+        exit(try await InspectCommand.run(arguments))
     case .cache:
         exit(try await CacheCommand.run(arguments))
     }

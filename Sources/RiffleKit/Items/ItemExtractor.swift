@@ -130,7 +130,9 @@ package enum ItemExtractor {
         return plan
     }
 
-    static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
+    /// The document of a page's bytes: fully checked, or (`stored`) only its structure, for bytes that
+    /// were fully checked before they were stored.
+    package static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
         do { return try JSONDocument(data, validation: stored ? .structure : .full) } catch {
             throw .request(.invalidJSON(offset: error.offset, reason: error.reason))
         }

@@ -70,6 +70,9 @@ struct EndSignals: Equatable {
     var total: Int?
     var pageSize: Int?
     var offset: Int?
+    /// What was read and where, in words (`has_more: false`), when asked for (`riffle inspect`); nil
+    /// otherwise, so reading a page's signals stays free of strings.
+    var notes: [String]?
 
     private enum Meaning: CaseIterable {
         case more, last, next, page, pageCount, zeroBasedPageCount, total, pageSize, offset, container
@@ -105,10 +108,11 @@ struct EndSignals: Equatable {
 
     private init() {}
 
-    init(_ document: JSONDocument, around array: Int?) {
+    init(_ document: JSONDocument, around array: Int?, noting: Bool = false) {
         self = document.withReader { (r: TapeReader) -> EndSignals in
             Self.table.withMatcher { (matcher: KeyMatcher) -> EndSignals in
                 var signals = EndSignals()
+                if noting { signals.notes = [] }
                 guard r.kind(0) == .object else { return signals }
                 // The objects from the root down to the item array's parent.
                 var way = [0]
@@ -144,6 +148,10 @@ struct EndSignals: Equatable {
         r.forEachMember(of: i) { k, v in
             guard let n = matcher.number(ofKeyAt: k, r) else { return }
             let kind = r.kind(v)
+            if notes != nil, Self.meanings[n].meaning != .container, kind != .object, kind != .array {
+                let value = kind == .null ? "null" : r.scalarText(v).map { kind == .string ? "\"\($0.prefix(60))\"" : $0 } ?? ""
+                notes?.append("\(r.path(to: v).joined(separator: ".")): \(value)")
+            }
             switch Self.meanings[n].meaning {
             case .more: if more == nil, kind == .true || kind == .false { more = kind == .true }
             case .last where kind == .true || kind == .false: if last == nil { last = kind == .true }

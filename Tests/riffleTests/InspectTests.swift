@@ -1,0 +1,137 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// `riffle inspect FEED` against saved responses served on 127.0.0.1: what it says of each part, the
+/// entry it pins (which reads the feed as the bare URL does), its one-line errors, and its output in a
+/// terminal.
+@Suite("riffle inspect")
+struct InspectTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appending(path: "../RiffleKitTests/Fixtures").standardizedFileURL
+
+    /// A server answering `/NAME?page=N` with fixture NAME (a path under Fixtures), and a cache.
+    struct Served {
+        let server: HTTPServer
+        let cache: URL
+
+        init(body: (@Sendable (String) -> Data?)? = nil) throws {
+            server = try HTTPServer { request in
+                let name = String(request.path.dropFirst())
+                guard let data = body?(name) ?? (try? Data(contentsOf: InspectTests.fixtures.appending(path: name))) else {
+                    return .text("not found", status: 404)
+                }
+                return .json(data)
+            }
+            cache = try RiffleBinary.temporaryDirectory()
+        }
+
+        func template(_ name: String) -> String { server.baseURL.absoluteString + "/" + name + "?page={page}" }
+
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
+            try RiffleBinary.run(arguments + ["--cache-dir", cache.path], environment: environment)
+        }
+
+        func cleanUp() {
+            server.stop()
+            try? FileManager.default.removeItem(at: cache)
+        }
+    }
+
+    @Test func itSaysWhereEachPartComesFromAndWhy() throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let result = try served.run(["inspect", served.template("github-issues.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = result.stdout
+        #expect(out.contains("Items: the top-level array, 4 elements"), "\(out)")
+        #expect(out.contains("  title     `title` (") && out.contains("text of 8–12 words; different on 4/4 items"), "\(out)")
+        // The page a person opens, not the API's own `url`.
+        #expect(out.contains("  link      `html_url` ("), "\(out)")
+        #expect(out.contains("  author    `user.login` ("), "\(out)")
+        #expect(out.contains("  time      `created_at` ("), "\(out)")
+        #expect(out.contains("Pages: page numbers from 1 ({page} in the URL)"), "\(out)")
+        #expect(out.contains("  next: " + served.template("github-issues.json").replacingOccurrences(of: "{page}", with: "2")), "\(out)")
+    }
+
+    @Test func thePinnedEntryReadsTheFeedAsTheBareURLDoes() throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let url = served.template("reddit-listing.json")
+        let inspected = try served.run(["inspect", url])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        let marker = "feeds.json, to pin what was found (edit the name):\n"
+        let json = try #require(inspected.stdout.range(of: marker).map { String(inspected.stdout[$0.upperBound...]) })
+        let pin = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let feeds = try #require(pin["feeds"] as? [String: Any])
+        let name = try #require(feeds.keys.first)
+        let entry = try #require(feeds[name] as? [String: Any])
+        #expect(entry["items"] as? String == "data.children")
+        #expect((entry["fields"] as? [String: String])?["link"] == "url")
+
+        let config = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appending(path: "riffle"), withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: config.appending(path: "riffle/feeds.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path]
+        let fields = "title,link,author,time,score,comments,id"
+        let bare = try served.run(["dump", url, "--fields", fields], environment: environment)
+        let pinned = try served.run(["dump", name, "--fields", fields], environment: environment)
+        #expect(bare.status == 0 && pinned.status == 0, "\(bare.stderr) \(pinned.stderr)")
+        #expect(pinned.stdout == bare.stdout && !bare.stdout.isEmpty)
+        let again = try served.run(["inspect", name], environment: environment)
+        #expect(again.stdout.contains("  title     `title`: the feed's `fields`"), "\(again.stdout)")
+        #expect(again.stdout.contains("Items: `data.children` (the feed's `items`)"), "\(again.stdout)")
+    }
+
+    @Test func oneRecordIsRefusedInOneLine() throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let result = try served.run(["inspect", served.template("corpus/tune/omdb-title.json")])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "riffle: page 1: the response is one record of 24 fields, not a list of items (Ratings holds 3 of its details)\n",
+                "\(result.stderr)")
+    }
+
+    @Test func offlineWithNothingStoredSaysSo() throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let result = try served.run(["inspect", served.template("github-issues.json"), "--offline"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "riffle: page 1: not cached\n", "\(result.stderr)")
+        #expect(served.server.requestCount == 0)
+        // Once stored, offline reads it.
+        #expect(try served.run(["inspect", served.template("github-issues.json")]).status == 0)
+        let offline = try served.run(["inspect", served.template("github-issues.json"), "--offline"])
+        #expect(offline.status == 0 && offline.stdout.contains("from the cache"), "\(offline.stdout)")
+    }
+
+    @Test func keysFromTheServerCannotSteerTheTerminal() throws {
+        let hostile = #"[{"\u001b]52;c;aGFja2Vk\u0007name": "one two three", "title\u009b2J": "a \u001b[2J b", "id": 1},"#
+            + #"{"\u001b]52;c;aGFja2Vk\u0007name": "four five six", "title\u009b2J": "c \u001b[2J d", "id": 2}]"#
+        let served = try Served { _ in Data(hostile.utf8) }
+        defer { served.cleanUp() }
+        let result = try served.run(["inspect", served.template("hostile.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let controls = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+        #expect(controls.isEmpty, "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("␛]52;c;aGFja2Vk␇name"), "\(result.stdout)")
+    }
+
+    @Test func itReadsInATerminal() async throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let session = try TmuxSession(command: [RiffleBinary.url.path, "inspect", served.template("hn-algolia.json"), "--first-page", "0",
+                                                "--cache-dir", served.cache.path],
+                                      width: 120, height: 70, environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
+        #expect(await session.waitFor { session.exitStatus() != nil }, "\(session.screen())")
+        #expect(session.exitStatus() == 0)
+        let screen = session.screen()
+        #expect(screen.contains("Items: `hits`, 4 elements"), "\(screen)")
+        #expect(screen.contains("  title     `title` ("), "\(screen)")
+        #expect(screen.contains("  author    `author` ("), "\(screen)")
+        #expect(screen.contains("Pages: page numbers from 0 ({page} in the URL)"), "\(screen)")
+        #expect(screen.contains("\"items\": \"hits\","), "\(screen)")
+    }
+}
