@@ -30,6 +30,16 @@ struct FeedCatalogTests {
         #expect(feed.url(forPage: 1).absoluteString == "https://api.github.com/issues?filter=assigned&per_page=50&state=open")
     }
 
+    @Test func fieldsNameEveryPartAnItemHasAndPathsMayEscapeADot() throws {
+        let text = #"{"feeds": {"pinned": {"url": "https://x.org/{page}", "items": "data.children", "fields": {"title": "title", "#
+            + #""link": "links.html.href", "author": "user.login", "time": "created_at", "score": "reactions.+1", "comments": "num_comments", "#
+            + #""id": "@odata\\.id"}}}}"#
+        let fields = try #require(try parse(text)["pinned"]).fields
+        #expect(fields == FieldMapping(title: "title", link: "links.html.href", id: JSONPath(components: ["@odata.id"]), time: "created_at",
+                                       author: "user.login", score: "reactions.+1", comments: "num_comments"))
+        #expect(try #require(try parse(text)["pinned"]).itemPath == "data.children")
+    }
+
     @Test func theReadmeShowsExactlyThisExample() throws {
         // Tests/RiffleKitTests/FeedCatalogTests.swift: three levels below the package root.
         var root = URL(fileURLWithPath: #filePath)

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import RiffleKit
+
+/// Parts chosen by what the values look like across a page, wherever they live in the item, and a plan
+/// that says why in words.
+@Suite("Fields chosen by evidence")
+struct ItemEvidenceTests {
+    /// A page of `count` items made by `item(n)`.
+    static func page(_ count: Int = 4, _ item: (Int) -> String) -> Data {
+        Data(("[" + (0..<count).map(item).joined(separator: ",") + "]").utf8)
+    }
+
+    static let headlines = ["Rust in the kernel, a year on", "Why your parser is slow", "A terminal UI without a framework",
+                            "The cost of a page of JSON"]
+
+    @Test(arguments: [
+        // A one-element array of strings (Crossref), beside a DOI, a publisher on every row, a type tag and a date.
+        #"{"title": ["{h}"], "DOI": "10.1093/obo/97801998-{n}", "publisher": "Oxford University Press", "type": "journal-article", "created": "2024-01-0{n}"}"#,
+        // A small wrapper object around the text (WordPress), with a slug beside it.
+        #"{"title": {"rendered": "{h}"}, "slug": "post-number-{n}-here", "id": {n}}"#,
+        // A rich-text array of runs (Notion), under a record two levels down.
+        #"{"object": "page", "properties": {"Name": {"title": [{"type": "text", "plain_text": "{h}"}]}}, "id": "5c6a2821-6bb1-4a7e-b6e1-c50111515c3{n}"}"#,
+        // A nested record (Google Books), and a short key-less enum.
+        #"{"kind": "books#volume", "id": "zyTCAlFPjgY{n}", "volumeInfo": {"title": "{h}", "publisher": "Penguin"}}"#,
+    ])
+    func theHeadlineIsFoundWhereverItLives(template: String) throws {
+        let data = Self.page { n in template.replacingOccurrences(of: "{h}", with: Self.headlines[n]).replacingOccurrences(of: "{n}", with: "\(n)") }
+        #expect(try ItemExtractor.items(in: data).map(\.title) == Self.headlines)
+    }
+
+    @Test func aTitleInRunsIsJoinedAsWritten() throws {
+        let data = Self.page(2) { n in
+            #"{"id": \#(n), "properties": {"Name": {"title": [{"plain_text": "Riff"}, {"plain_text": "le &amp; the \#(n) runs"}]}}}"#
+        }
+        #expect(try ItemExtractor.items(in: data).map(\.title) == ["Riffle & the 0 runs", "Riffle & the 1 runs"])
+    }
+
+    @Test func theLinkIsThePageInANestedLinksObject() throws {
+        let data = Self.page { n in
+            #"{"title": "\#(Self.headlines[n])", "url": "https://api.example.com/v2/posts/\#(n)", "#
+                + #""links": {"self": {"href": "https://api.example.com/v2/posts/\#(n)"}, "html": {"href": "https://example.com/p/\#(n)"}},"#
+                + #""avatar": "https://example.com/img/\#(n).png"}"#
+        }
+        #expect(try ItemExtractor.items(in: data).map(\.url) == (0..<4).map { "https://example.com/p/\($0)" })
+    }
+
+    @Test func aLinkThatIsAPathIsResolvedAgainstThePage() throws {
+        let data = Self.page { n in #"{"title": "\#(Self.headlines[n])", "permalink": "/r/swift/comments/\#(n)/post/"}"# }
+        let base = URL(string: "https://www.reddit.com/r/swift.json?after=x")
+        #expect(try ItemExtractor.items(in: data, baseURL: base).map(\.url) == (0..<4).map { "https://www.reddit.com/r/swift/comments/\($0)/post/" })
+        // Without the page's URL there is nothing to resolve it against: no link rather than a wrong one.
+        #expect(try ItemExtractor.items(in: data).map(\.url) == [nil, nil, nil, nil])
+    }
+
+    @Test func aRecordWithATableOfNameValuePairsIsNoFeed() throws {
+        let json = #"{"id": 7, "name": "Widget", "price": "9.99", "specs": [{"name": "Colour", "value": "red"}, {"name": "Size", "value": "L"}]}"#
+        #expect(throws: FeedError.notAList(fields: 3, path: "specs", rows: 2)) { try ItemExtractor.items(in: Data(json.utf8)) }
+        #expect(FeedError.notAList(fields: 3, path: "specs", rows: 2).description
+            == "the response is one record of 3 fields, not a list of items (specs holds 2 of its details)")
+    }
+
+    @Test func aRecordWhoseListsAreSmallPartsOfItIsNoFeed() throws {
+        let scalars = (0..<10).map { #""field\#($0)": "value \#($0)""# }.joined(separator: ", ")
+        let json = #"{"Title": "Mr. Nobody", \#(scalars), "Ratings": [{"Source": "IMDb", "Value": "7.9/10"}, {"Source": "RT", "Value": "64%"}]}"#
+        #expect(throws: FeedError.notAList(fields: 11, path: "Ratings", rows: 2)) { try ItemExtractor.items(in: Data(json.utf8)) }
+        // A story with its comments is a list: each comment says as much as the story.
+        let story = #"{"id": 1, "title": "A story", "author": "pg", "points": 3, "url": "https://x.org", "text": "t", "type": "story", "#
+            + #""created_at": "2024-01-01T00:00:00Z", "children": [\#((0..<3).map { #"{"id": \#($0), "author": "a\#($0)", "text": "reply \#($0) here", "type": "comment", "created_at": "2024-01-01T00:00:0\#($0)Z", "points": null, "parent_id": 1, "story_id": 1}"# }.joined(separator: ","))]}"#
+        #expect(try ItemExtractor.items(in: Data(story.utf8)).count == 3)
+    }
+
+    @Test func thePlanSaysWhyInWords() throws {
+        let data = Self.page { n in
+            #"{"kind": "books#volume", "id": "v\#(n)x9Qz", "etag": "Wq\#(n)Ld", "volumeInfo": {"title": "\#(Self.headlines[n])","#
+                + #""publisher": "Penguin Random House", "publishedDate": "200\#(n)"}}"#
+        }
+        let plan = try ItemExtractor.plan(in: ItemExtractor.document(data, stored: false))
+        #expect(plan.list.path.isEmpty && plan.sampled == 4)
+        let title = plan[.title]
+        #expect(title.path == "volumeInfo.title" && !title.configured)
+        #expect(title.candidates.first?.reasons.contains("text of 5–7 words") == true, "\(title)")
+        #expect(title.candidates.first?.reasons.contains("different on 4/4 items") == true, "\(title)")
+        let publisher = try #require(title.candidates.first { $0.path == "volumeInfo.publisher" })
+        #expect(publisher.reasons.contains("the same value on 4/4 items"), "\(publisher)")
+        #expect(plan[.time].path == "volumeInfo.publishedDate")
+        #expect(plan[.link].path == nil && plan[.link].candidates.isEmpty)
+    }
+
+    @Test func aConfiguredFieldWinsItsPartAndOnlyItsPart() throws {
+        let data = Self.page { n in #"{"title": "\#(Self.headlines[n])", "name": "n\#(n)", "by": "pg", "time": 170000000\#(n)}"# }
+        let fields = FieldMapping(title: "name")
+        let plan = try ItemExtractor.plan(in: ItemExtractor.document(data, stored: false), fields: fields)
+        #expect(plan[.title].path == "name" && plan[.title].configured)
+        #expect(plan[.author].path == "by" && !plan[.author].configured)
+        #expect(plan.fieldMapping == FieldMapping(title: "name", time: "time", author: "by"))
+        let items = try ItemExtractor.items(in: data, fields: fields)
+        #expect(items.map(\.title) == ["n0", "n1", "n2", "n3"])
+        #expect(items.map(\.author) == ["pg", "pg", "pg", "pg"])
+    }
+}
