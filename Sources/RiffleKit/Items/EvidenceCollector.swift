@@ -12,9 +12,12 @@ final class EvidenceCollector {
     let r: TapeReader
     /// The page's host, lowercase, to tell its own links from others (`ValueShape.ownHost`).
     private let host: [UInt8]
-    private let evidence: UnsafeMutablePointer<PathEvidence>
+    // Grown by doubling from a size that fits most pages: a page's reading allocates little (a large
+    // block freed at the top of the heap would be handed back to the system and faulted in again).
+    @exclusivity(unchecked) private var evidence: UnsafeMutablePointer<PathEvidence>
     /// The hash of each path, by index.
-    private let pathHashes: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var pathHashes: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private var capacity = 64
     /// Open addressing from a path's hash to its index + 1 (0: empty).
     private let pathTable: UnsafeMutablePointer<Int32>
     // The counters are read and written on every value: unchecked, so each access costs no dynamic
@@ -22,7 +25,7 @@ final class EvidenceCollector {
     // `withReader`, and none of its methods hands out access to them.
     /// Open addressing set of (path, value) hashes seen, for `distinct` (0: empty).
     @exclusivity(unchecked) private var valueTable: UnsafeMutablePointer<UInt64>
-    @exclusivity(unchecked) private var valueCapacity = 2048
+    @exclusivity(unchecked) private var valueCapacity = 1024
     @exclusivity(unchecked) private var valueCount = 0
     /// Paths so far.
     @exclusivity(unchecked) private(set) var count = 0
@@ -40,8 +43,8 @@ final class EvidenceCollector {
     init(_ r: TapeReader, baseURL: URL? = nil) {
         self.r = r
         host = Array((baseURL?.host ?? "").lowercased().utf8)
-        evidence = .allocate(capacity: Self.maxPaths)
-        pathHashes = .allocate(capacity: Self.maxPaths)
+        evidence = .allocate(capacity: capacity)
+        pathHashes = .allocate(capacity: capacity)
         pathTable = .allocate(capacity: Self.pathTableSize)
         pathTable.initialize(repeating: 0, count: Self.pathTableSize)
         valueTable = .allocate(capacity: valueCapacity)
@@ -99,6 +102,7 @@ final class EvidenceCollector {
             slot = (slot &+ 1) & mask
         }
         guard count < Self.maxPaths else { return nil }
+        if count == capacity { growPaths() }
         let own = keyBytes.map { words.hint($0) }
         let hint = own.map { $0.under(parentHint) } ?? parentHint
         (evidence + count).initialize(to: PathEvidence(parent: parent, key: key, depth: UInt8(depth), order: UInt16(count), hint: hint,
@@ -209,6 +213,19 @@ final class EvidenceCollector {
             }
             slot = (slot &+ 1) & mask
         }
+    }
+
+    private func growPaths() {
+        let larger = capacity &* 2
+        let moved = UnsafeMutablePointer<PathEvidence>.allocate(capacity: larger)
+        moved.moveInitialize(from: evidence, count: count)
+        evidence.deallocate()
+        evidence = moved
+        let hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: larger)
+        hashes.update(from: pathHashes, count: count)
+        pathHashes.deallocate()
+        pathHashes = hashes
+        capacity = larger
     }
 
     private func grow() {
