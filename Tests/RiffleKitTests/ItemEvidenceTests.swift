@@ -87,6 +87,42 @@ struct ItemEvidenceTests {
         #expect(plan[.link].path == nil && plan[.link].candidates.isEmpty)
     }
 
+    @Test func twoRecordsSideBySideAreAnItemNotAWrapper() throws {
+        // Contentful's entries: `fields` and `sys` are both the item's; Reddit's `{kind, data}` wraps one.
+        let entries = Self.page { n in
+            #"{"fields": {"name": "\#(Self.headlines[n])", "color": "orange", "lives": \#(n)}, "#
+                + #""sys": {"id": "e\#(n)", "type": "Entry", "createdAt": "2013-06-2\#(n)T22:46:20Z", "revision": 2, "locale": "en-US"}}"#
+        }
+        let items = try ItemExtractor.items(in: entries)
+        #expect(items.map(\.title) == Self.headlines)
+        #expect(items.first?.fields["sys"] != nil, "the item is the whole element")
+        #expect(items.first?.createdAt == Timestamp.iso8601("2013-06-20T22:46:20Z"))
+        let listing = Self.page { n in #"{"kind": "t3", "data": {"title": "\#(Self.headlines[n])", "id": "x\#(n)", "score": \#(n + 1)}}"# }
+        let posts = try ItemExtractor.items(in: listing)
+        #expect(posts.map(\.title) == Self.headlines)
+        #expect(posts.first?.fields["kind"] == nil, "the item is what the wrapper holds")
+    }
+
+    @Test func aYearAloneAndDatePartsAreTimes() throws {
+        let years = Self.page { n in #"{"title": "\#(Self.headlines[n])", "year": \#(1981 + n), "id": \#(n)}"# }
+        #expect(try ItemExtractor.items(in: years).first?.createdAt == Timestamp.iso8601("1981-01-01"))
+        let parts = Self.page { n in
+            #"{"title": ["\#(Self.headlines[n])"], "published": {"date-parts": [[2022, 7, 2\#(n)]]}, "DOI": "10.1/\#(n)"}"#
+        }
+        #expect(try ItemExtractor.items(in: parts).map(\.createdAt) == (0..<4).map { Timestamp.iso8601("2022-07-2\($0)") })
+        // Four digits under a key that says nothing of time are a number, not a year.
+        let counts = Self.page { n in #"{"title": "\#(Self.headlines[n])", "pages": \#(1200 + n)}"# }
+        #expect(try ItemExtractor.items(in: counts).first?.createdAt == nil)
+    }
+
+    @Test func theAuthorIsTheFirstOneBySurname() throws {
+        let data = Self.page { n in
+            #"{"title": "\#(Self.headlines[n])", "authors": [{"firstName": "Borja", "lastName": "Figueirido\#(n)"}, "#
+                + #"{"firstName": "Ann", "lastName": "Lee"}], "last_poster_username": "sam"}"#
+        }
+        #expect(try ItemExtractor.items(in: data).map(\.author) == (0..<4).map { "Figueirido\($0)" })
+    }
+
     @Test func aConfiguredFieldWinsItsPartAndOnlyItsPart() throws {
         let data = Self.page { n in #"{"title": "\#(Self.headlines[n])", "name": "n\#(n)", "by": "pg", "time": 170000000\#(n)}"# }
         let fields = FieldMapping(title: "name")

@@ -133,5 +133,7 @@ struct InspectTests {
         #expect(screen.contains("  author    `author` ("), "\(screen)")
         #expect(screen.contains("Pages: page numbers from 0 ({page} in the URL)"), "\(screen)")
         #expect(screen.contains("\"items\": \"hits\","), "\(screen)")
+        // What Algolia says beside its hits, as `Pagination` reads it.
+        #expect(screen.contains("nbPages: 50") && screen.contains("  in all: 50 pages"), "\(screen)")
     }
 }
