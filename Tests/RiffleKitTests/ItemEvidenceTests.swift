@@ -53,6 +53,16 @@ struct ItemEvidenceTests {
         #expect(try ItemExtractor.items(in: data).map(\.url) == [nil, nil, nil, nil])
     }
 
+    @Test func anItemsLinkToTheAPIIsNoLinkEvenWhereThePlanDidNotLook() throws {
+        // Thirty items; ten are looked at (0, 3, 6...), and item 1's link is the API's own.
+        let data = Self.page(30) { n in
+            let url = n == 1 ? "https://example.com/api/stories/1" : "https://example.com/s/\(n)"
+            return #"{"title": "story number \#(n) of thirty", "url": "\#(url)"}"#
+        }
+        let items = try ItemExtractor.items(in: data)
+        #expect(items[0].url == "https://example.com/s/0" && items[1].url == nil && items[2].url == "https://example.com/s/2")
+    }
+
     @Test func aRecordWithATableOfNameValuePairsIsNoFeed() throws {
         let json = #"{"id": 7, "name": "Widget", "price": "9.99", "specs": [{"name": "Colour", "value": "red"}, {"name": "Size", "value": "L"}]}"#
         #expect(throws: FeedError.notAList(fields: 3, path: "specs", rows: 2)) { try ItemExtractor.items(in: Data(json.utf8)) }
@@ -62,8 +72,9 @@ struct ItemEvidenceTests {
 
     @Test func aRecordWhoseListsAreSmallPartsOfItIsNoFeed() throws {
         let scalars = (0..<10).map { #""field\#($0)": "value \#($0)""# }.joined(separator: ", ")
-        let json = #"{"Title": "Mr. Nobody", \#(scalars), "Ratings": [{"Source": "IMDb", "Value": "7.9/10"}, {"Source": "RT", "Value": "64%"}]}"#
-        #expect(throws: FeedError.notAList(fields: 11, path: "Ratings", rows: 2)) { try ItemExtractor.items(in: Data(json.utf8)) }
+        let images = #"[{"src": "https://x.org/1.jpg", "alt": "front", "width": 800}, {"src": "https://x.org/2.jpg", "alt": "back", "width": 800}]"#
+        let json = #"{"Title": "Mr. Nobody", \#(scalars), "images": \#(images)}"#
+        #expect(throws: FeedError.notAList(fields: 11, path: "images", rows: 2)) { try ItemExtractor.items(in: Data(json.utf8)) }
         // A story with its comments is a list: each comment says as much as the story.
         let story = #"{"id": 1, "title": "A story", "author": "pg", "points": 3, "url": "https://x.org", "text": "t", "type": "story", "#
             + #""created_at": "2024-01-01T00:00:00Z", "children": [\#((0..<3).map { #"{"id": \#($0), "author": "a\#($0)", "text": "reply \#($0) here", "type": "comment", "created_at": "2024-01-01T00:00:0\#($0)Z", "points": null, "parent_id": 1, "story_id": 1}"# }.joined(separator: ","))]}"#
