@@ -64,8 +64,12 @@ final class FeedShelf: FeedShelving {
         var keys: Set<String> = []
         var fetchedAt: Date?
         for number in numbers {
+            // Read as the browser reads it (links that are paths resolved against the page's URL), so
+            // the items' reading keys are the ones the browser marked seen.
             guard let (data, metadata) = store.read(number),
-                  let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields) else { continue }
+                  let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields,
+                                                       baseURL: metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1))
+            else { continue }
             keys.formUnion(items.map(\.readingKey))
             if let date = metadata?.fetchedAt { fetchedAt = max(fetchedAt ?? date, date) }
         }
