@@ -58,7 +58,7 @@ extension App {
 
     /// `o`: asks the run loop to open the item's link; a toast when it has none. Opening it is seeing it.
     static func openLink(_ state: inout AppState, _ item: Item?) -> [Effect] {
-        guard let item, let text = item.url, let url = URL(string: text) else {
+        guard let item, let text = item.url, let url = URL(string: InertLink.encode(text)) else {
             raise(&state, "no link")
             return []
         }
