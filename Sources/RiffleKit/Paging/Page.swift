@@ -30,6 +30,11 @@ public struct Page: Sendable, Equatable {
     /// it a stored page is stale. Nil when not known (a page made by hand, the empty page past the end).
     public var freshUntil: Date?
 
+    /// How many characters of the page's text read as U+FFFD because the server sent bytes that were
+    /// not text (invalid UTF-8, an escaped surrogate without its pair); the page's items are shown all
+    /// the same. Counted from `data` when asked (a pass over the page), never on the way to the screen.
+    public var replacedCharacters: Int { (try? JSONDocument(data))?.replacedCharacters ?? 0 }
+
     /// A page made from its parts (e.g. in a test or a preview); not last, freshness unknown.
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {
         self.init(number: number, items: items, data: data, source: source, fetchedAt: fetchedAt, status: status, isLastPage: false)
