@@ -84,12 +84,16 @@ enum BrowseCommand {
 struct BrowsePages: PageSourcing {
     let loader: PageLoader
     let maxAge: Int?
+    /// The removal of the feed's stored pages, which every load waits for (the demo's start); while
+    /// there is one, no first frame is painted from the disk.
+    var freshStart: Task<Void, Never>?
 
     func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
-        try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
+        await freshStart?.value
+        return try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
     }
 
-    func peekCachedPage(_ number: Int) -> Page? { loader.peekCachedPage(number) }
+    func peekCachedPage(_ number: Int) -> Page? { freshStart == nil ? loader.peekCachedPage(number) : nil }
 
     var hasComments: Bool { loader.hasComments }
 
