@@ -42,7 +42,17 @@ let package = Package(
         // What RiffleKit's tests run in child processes (two writers of one cache, a full disk, another
         // user): a program of its own, so no test is a child's entry point in disguise.
         .executableTarget(name: "riffle-test-child", dependencies: ["RiffleKit"], path: "Tests/RiffleTestChild"),
-        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "RiffleJSON", "RiffleHTTP", "RiffleCache", "DemoServer", "riffle-test-child"], resources: [.copy("Fixtures")]),
+        // What more than one test target uses (loopback servers and listeners, the JSON oracle and
+        // generators, a client and a cache fixture for 127.0.0.1, bounded waits), in one place; `package`
+        // API, so it builds in release too.
+        .target(name: "RiffleTestSupport", dependencies: ["RiffleJSON", "RiffleHTTP", "DemoServer"], path: "Tests/RiffleTestSupport"),
+        // One test target per module of RiffleKit, each seeing its module and the ones below it.
+        .testTarget(name: "RiffleJSONTests", dependencies: ["RiffleJSON", "RiffleTestSupport"]),
+        .testTarget(name: "RiffleHTTPTests", dependencies: ["RiffleHTTP", "RiffleJSON", "DemoServer", "RiffleTestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "RiffleCacheTests", dependencies: ["RiffleCache", "RiffleHTTP", "RiffleJSON", "DemoServer", "RiffleTestSupport"]),
+        .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer", "RiffleTestSupport", "riffle-test-child"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleTUI", "RiffleKit"]),

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import Synchronization
 import Testing
 @testable import RiffleKit

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleTestSupport
 import Testing
 @testable import RiffleKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleTestSupport
 import Synchronization
 import Testing
 @testable import RiffleKit

@@ -1,0 +1,87 @@
+import DemoServer
+import Foundation
+import RiffleJSON
+import RiffleTestSupport
+import Synchronization
+import Testing
+@testable import RiffleHTTP
+
+@Suite("Client: each error produced for real on 127.0.0.1")
+struct ClientErrorTests {
+    @Test func aClosedPortCannotConnect() async throws {
+        let server = try HTTPServer { _ in .json("{}") }
+        let refusing = try RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/x")!
+        let client = makeClient(server) { $0.retry = .none }
+        let error = await riffleError { () async throws(RiffleError) in try await client.send(Endpoint<JSONValue>(.get, .url(url))) }
+        #expect(error == .cannotConnect(host: "127.0.0.1:\(refusing.port)", reason: "connection refused"))
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutWithinTheBudget() async throws {
+        // The server never answers; it times, on its own thread, how long the client stayed connected.
+        // (Timed around the `await` instead, a loaded machine's busy task pool could add seconds.)
+        let connected = Mutex<[Duration]>([])
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            let arrived = ContinuousClock.now
+            connection.waitForClose()
+            connected.withLock { $0.append(ContinuousClock.now - arrived) }
+        }
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = RecordingSleeper().sleep
+        let client = Client(configuration, transport: CurlTransport())
+        let error = await riffleError { () async throws(RiffleError) in
+            try await client.send(Endpoint<JSONValue>(.get, "/", timeout: .milliseconds(1500)))
+        }
+        #expect(error == .timedOut(host: "127.0.0.1:\(listener.port)"))
+        #expect(error?.description == "127.0.0.1:\(listener.port) timed out")
+        #expect(await eventually { connected.withLock { !$0.isEmpty } })
+        // The budget covers the retries: the GET is not tried again once it is spent.
+        let times = connected.withLock { $0 }
+        #expect(times.count == 1 && listener.connectionCount == 1, "\(times)")
+        #expect(times.allSatisfy { $0 >= .milliseconds(1300) && $0 < .seconds(25) }, "\(times)")  // a minute if never cut
+    }
+
+    @Test func invalidJSONNamesTheByteOffset() async throws {
+        let server = try HTTPServer { _ in .json(#"{"a": 1,, "b": 2}"#) }
+        let error = await riffleError { () async throws(RiffleError) in try await makeClient(server).send(Endpoint<JSONValue>(.get, "/")) }
+        guard case .invalidJSON(let offset, _) = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(offset == 8)
+    }
+
+    @Test func httpsAgainstAPlainHTTPPortIsATLSError() async throws {
+        let server = try HTTPServer { _ in .json("{}") }
+        let plain = try ScriptedListener.plainHTTP()
+        let url = URL(string: "https://127.0.0.1:\(plain.port)/")!
+        let error = await riffleError { () async throws(RiffleError) in
+            try await makeClient(server) { $0.retry = .none }.send(Endpoint<JSONValue>(.get, .url(url)))
+        }
+        guard case .tls(let host, _) = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(host == "127.0.0.1:\(plain.port)")
+    }
+
+    @Test func anErrorStatusCarriesTheCodeAndAShortExcerpt() async throws {
+        let server = try HTTPServer { _ in .text(String(repeating: "gone\n", count: 100), status: 410) }
+        let error = await riffleError { () async throws(RiffleError) in try await makeClient(server).send(Endpoint<JSONValue>(.get, "/")) }
+        guard case .httpStatus(410, let excerpt) = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(excerpt.hasPrefix("gone gone"))
+        #expect(excerpt.count <= 101)
+        #expect(error?.description.hasPrefix("HTTP 410 Gone: gone") == true)
+    }
+
+    @Test func libcurlFailuresMapToOneErrorForEveryHost() {
+        let url = URL(string: "https://nowhere.invalid:8443/x")!
+        let map = { (code: Int32, errno: Int32) in RiffleError.curl(code: code, osError: errno, detail: "", url: url) }
+        #expect(map(6, 0) == .dnsFailure(host: "nowhere.invalid"))
+        #expect(map(7, 111) == .cannotConnect(host: "nowhere.invalid:8443", reason: "connection refused"))
+        #expect(map(7, 101) == .offline)  // ENETUNREACH
+        #expect(map(7, 113) == .offline)  // EHOSTUNREACH
+        #expect(map(28, 0) == .timedOut(host: "nowhere.invalid:8443"))
+        #expect(map(56, 104) == .cannotConnect(host: "nowhere.invalid:8443", reason: RiffleError.connectionLostReason))
+        #expect(map(60, 0) == .tls(host: "nowhere.invalid:8443", reason: "secure connection failed"))
+        #expect(map(42, 0) == .cancelled)
+        for code: Int32 in [6, 7, 28, 35, 56, 60] { #expect(map(code, 111).isConnectivityFailure, "code \(code)") }
+        #expect(!map(61, 0).isConnectivityFailure)
+    }
+}

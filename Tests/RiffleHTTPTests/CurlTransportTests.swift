@@ -1,0 +1,411 @@
+import DemoServer
+import Foundation
+import RiffleJSON
+import RiffleTestSupport
+import Synchronization
+import Testing
+@testable import RiffleHTTP
+
+/// The one transport, against servers on 127.0.0.1 that misbehave in the ways real ones do.
+@Suite("CurlTransport against servers on 127.0.0.1")
+struct CurlTransportTests {
+    let transport = CurlTransport()
+
+    private func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")))
+    }
+
+    /// A listener that reads one request and answers with `head` (CRLFs added) and `body` on each connection.
+    private func answering(_ head: [String], _ body: Data = Data()) throws -> ScriptedListener {
+        try ScriptedListener { connection, _ in
+            while connection.readRequest() != nil {
+                connection.write(head.joined(separator: "\r\n") + "\r\n\r\n")
+                connection.write(Array(body))
+            }
+        }
+    }
+
+    // MARK: Bodies
+
+    @Test func gzipAndDeflateBodiesArriveDecoded() async throws {
+        let gzip = Data(base64Encoded: "H4sIAHbgDmsC/6tWyixJzS1WslKIrlYqySzJSQUyldKrYkoNDFItlWpjawE2AZqBIgAAAA==")!
+        let deflate = Data(base64Encoded: "eJyrVsosSc0tVrJSiK5WKsksyUkFMpVSUtNyEktSU5RqY2sByBALpg==")!
+        let seen = Mutex<[String]>([])
+        let server = try HTTPServer { request in
+            seen.withLock { $0.append(request.header("Accept-Encoding") ?? "") }
+            let body = request.path == "/gzip" ? gzip : deflate
+            return .json(body, headers: [("Content-Encoding", request.path == "/gzip" ? "gzip" : "deflate")])
+        }
+        let zipped = try await transport.send(HTTPRequest(url: server.url("/gzip")))
+        #expect(String(decoding: zipped.body, as: UTF8.self) == #"{"items": [{"title": "gz\u00e9"}]}"#)
+        let deflated = try await transport.send(HTTPRequest(url: server.url("/deflate")))
+        #expect(String(decoding: deflated.body, as: UTF8.self) == #"{"items": [{"title": "deflated"}]}"#)
+        // libcurl offers what it can decode.
+        #expect(seen.withLock { $0 }.allSatisfy { $0.contains("gzip") && $0.contains("deflate") })
+    }
+
+    @Test func aChunkedBodyWithTrailersIsReadWhole() async throws {
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Type: application/json", "Transfer-Encoding: chunked",
+                                      "Trailer: X-Checksum"],
+                                     Data("7\r\n{\"a\": [\r\n5\r\n1, 2]\r\n1\r\n}\r\n0\r\nX-Checksum: abc\r\n\r\n".utf8))
+        let response = try await transport.send(HTTPRequest(url: listener.url("/chunked")))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"a": [1, 2]}"#)
+        #expect(response.header("x-checksum") == nil)  // a trailer is not part of the head
+        #expect(response.header("Content-Type") == "application/json")
+    }
+
+    @Test func informationalAnswersBeforeTheRealOneAreSkipped() async throws {
+        let listener = try answering(["HTTP/1.1 100 Continue", "", "HTTP/1.1 103 Early Hints", "Link: </style.css>; rel=preload", "",
+                                      "HTTP/1.1 200 OK", "Content-Length: 2", "X-Final: yes"], Data("{}".utf8))
+        let response = try await transport.send(HTTPRequest(url: listener.url()))
+        #expect(response.status == 200)
+        #expect(response.header("x-final") == "yes")
+        #expect(response.header("link") == nil)
+        #expect(response.body == Data("{}".utf8))
+    }
+
+    @Test func aBodyLongerThanItsLengthIsCutAndTheRestNeverReadAsAnAnswer() async throws {
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Length: 2"], Data("{}garbage".utf8))
+        let response = try await transport.send(HTTPRequest(url: listener.url()))
+        #expect(response.body == Data("{}".utf8))
+        // The leftover bytes on that connection are no answer: a GET through the client gets its own.
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = { _ in }
+        let client = Client(configuration, transport: transport)
+        for _ in 0..<3 {
+            #expect(try await client.send(Endpoint.bytes(.get, "/")).value == Data("{}".utf8))
+        }
+    }
+
+    @Test func aBodyShorterThanItsLengthIsALostConnection() async throws {
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"a\": 1")
+        }
+        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:\(listener.port)", reason: RiffleError.connectionLostReason)) {
+            try await transport.send(HTTPRequest(url: listener.url()))
+        }
+    }
+
+    @Test func aServerThatClosesKeptAliveConnectionsCostsNothing() async throws {
+        // Each connection answers once, says keep-alive, and closes: the next request finds it dead.
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n{}")
+        }
+        for _ in 0..<5 {
+            let response = try await transport.send(HTTPRequest(url: listener.url()))
+            #expect(response.status == 200)
+        }
+        #expect(listener.connectionCount == 5)
+    }
+
+    // MARK: Limits
+
+    @Test func aHugeContentLengthIsAClearErrorNotACrash() async throws {
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Length: 9223372036854775807"], Data("{}".utf8))
+        await #expect(throws: RiffleError.tooLarge(what: "response body", limit: 64 * 1024 * 1024)) {
+            try await transport.send(HTTPRequest(url: listener.url()))
+        }
+        #expect(RiffleError.tooLarge(what: "response body", limit: 64 * 1024 * 1024).description
+            == "the response body is over the 64 MiB limit")
+    }
+
+    @Test func bodiesOverTheLimitAreRefusedWhateverTheyClaim() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.maxBodySize = 1024 * 1024
+        let limited = CurlTransport(configuration)
+        let bomb = try fixture("zeros-4MiB.gz")  // 4 KB on the wire, 4 MiB decoded
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/bomb": .json(bomb, headers: [("Content-Encoding", "gzip")])
+            default: .json(Data(repeating: 0x20, count: 2 * 1024 * 1024))
+            }
+        }
+        let tooLarge = RiffleError.tooLarge(what: "response body", limit: 1024 * 1024)
+        await #expect(throws: tooLarge) { try await limited.send(HTTPRequest(url: server.url("/bomb"))) }
+        await #expect(throws: tooLarge) { try await limited.send(HTTPRequest(url: server.url("/plain"))) }
+        // Without a length: a chunked stream that never ends is cut at the limit too.
+        let endless = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = "10000\r\n" + String(repeating: "x", count: 0x10000) + "\r\n"
+            for _ in 0..<64 { connection.write(chunk) }
+        }
+        await #expect(throws: tooLarge) { try await limited.send(HTTPRequest(url: endless.url())) }
+    }
+
+    @Test func aHeaderFloodIsAClearError() async throws {
+        let flood = (0..<4_000).map { "X-Flood-\($0): " + String(repeating: "y", count: 100) }
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Length: 2"] + flood, Data("{}".utf8))
+        await #expect(throws: RiffleError.tooLarge(what: "response headers", limit: 256 * 1024)) {
+            try await transport.send(HTTPRequest(url: listener.url()))
+        }
+    }
+
+    @Test func aStalledAnswerEndsOnTheStallLimit() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.stallTimeout = .seconds(1)
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"items\": [")
+            connection.waitForClose()
+        }
+        // The error says which limit ended it: the stall limit (1 s), long before the request's own
+        // budget (a timeout). No wall-clock bound: on a loaded machine the awaiting task may resume
+        // seconds after the transfer ended.
+        await #expect(throws: RiffleError.stalled(host: "127.0.0.1:\(listener.port)", seconds: 1)) {
+            try await CurlTransport(configuration).send(HTTPRequest(url: listener.url(), timeout: .seconds(120)))
+        }
+    }
+
+    // MARK: Redirects
+
+    @Test func relativeRedirectsAreFollowedAndTheAnswerSaysWhereItEnded() async throws {
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/old": .init(status: 301, headers: [("Location", "new?x=1")])
+            case "/new": .json(#"{"moved": true}"#)
+            default: .text("no", status: 404)
+            }
+        }
+        let response = try await transport.send(HTTPRequest(url: server.url("/old")))
+        #expect(response.status == 200)
+        #expect(response.url == server.url("/new?x=1"))
+        #expect(server.requests.map(\.target) == ["/old", "/new?x=1"])
+    }
+
+    @Test func credentialsStayWithTheirOrigin() async throws {
+        let elsewhere = try HTTPServer { _ in .json("{}") }
+        let home = try HTTPServer { request in
+            request.path == "/here" ? .init(status: 302, headers: [("Location", "/there")])
+                : .init(status: 302, headers: [("Location", elsewhere.url("/away").absoluteString)])
+        }
+        let lines = Mutex<[String]>([])
+        var configuration = CurlTransport.Configuration()
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let logging = CurlTransport(configuration)
+        var request = HTTPRequest(url: home.url("/here"))
+        request.headers["Accept"] = "application/json"
+        request.headers["Authorization"] = "Bearer topsecret"
+        request.setCredential("X-Api-Key", "k3y")
+        request.headers["Cookie"] = "session=1"
+        _ = try await logging.send(request)
+        // Same origin: everything went along.
+        let second = try #require(home.requests.last)
+        #expect(second.target == "/there")
+        #expect(second.header("Authorization") == "Bearer topsecret" && second.header("X-Api-Key") == "k3y")
+        // Another port is another origin: no credential, the rest as sent.
+        let away = try #require(elsewhere.requests.first)
+        #expect(away.header("Authorization") == nil && away.header("X-Api-Key") == nil && away.header("Cookie") == nil)
+        #expect(away.header("Accept") == "application/json")
+        _ = try await logging.send(request)
+        let said = lines.withLock { $0 }
+        #expect(said.count == 1, "said once per pair of origins: \(said)")
+        #expect(said.first?.contains("Authorization") == true && said.first?.contains("topsecret") == false)
+    }
+
+    @Test func seeOtherTurnsAPostIntoAGetWithoutItsBody() async throws {
+        let server = try HTTPServer { request in
+            request.path == "/submit" ? .init(status: 303, headers: [("Location", "/result")]) : .json(#"{"method": "\#(request.method)"}"#)
+        }
+        let request = HTTPRequest(.post, url: server.url("/submit"), headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
+        let response = try await transport.send(request)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"method": "GET"}"#)
+        #expect(server.requests.last?.body.isEmpty == true)
+    }
+
+    @Test func aRedirectLoopStopsAfterFive() async throws {
+        let server = try HTTPServer { _ in .init(status: 302, headers: [("Location", "/loop")]) }
+        await #expect(throws: RiffleError.tooManyRedirects(host: "127.0.0.1:\(server.port)", limit: 5)) {
+            try await transport.send(HTTPRequest(url: server.url("/loop")))
+        }
+        #expect(server.requestCount == 6)
+    }
+
+    @Test func onlyHTTPAndHTTPSAreFollowed() async throws {
+        let server = try HTTPServer { _ in .init(status: 302, headers: [("Location", "ftp://127.0.0.1:\(21)/pub/items.json")]) }
+        await #expect(throws: RiffleError.unsupportedScheme("ftp")) { try await transport.send(HTTPRequest(url: server.url("/"))) }
+        await #expect(throws: RiffleError.unsupportedScheme("file")) {
+            try await transport.send(HTTPRequest(url: URL(string: "file:///etc/passwd")!))
+        }
+    }
+
+    // MARK: Requests as written
+
+    @Test func headerNamesAreSentAsWritten() async throws {
+        let listener = try ScriptedListener { connection, _ in
+            guard let head = connection.readRequest() else { return }
+            let body = Data(head.utf8).base64EncodedString()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        }
+        var request = HTTPRequest(url: listener.url("/echo"))
+        request.headers["token"] = "abc"
+        request.headers["X-MiXeD-Case"] = "1"
+        let response = try await transport.send(request)
+        let head = String(decoding: Data(base64Encoded: response.body) ?? Data(), as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        #expect(lines.contains("token: abc"))
+        #expect(lines.contains("X-MiXeD-Case: 1"))
+        #expect(lines.contains { $0.hasPrefix("User-Agent: RiffleKit/") })
+        #expect(!lines.contains { $0.hasPrefix("Expect:") })
+    }
+
+    @Test func aHeaderThatWouldSplitTheRequestIsRefusedBeforeSending() async throws {
+        let server = try HTTPServer { _ in .json("{}") }
+        var request = HTTPRequest(url: server.url("/"))
+        request.headers["Authorization"] = "Bearer abc\r\nX-Injected: 1"
+        await #expect(throws: RiffleError.invalidHeader(name: "Authorization")) { try await transport.send(request) }
+        #expect(server.requestCount == 0)
+        #expect(!RiffleError.invalidHeader(name: "Authorization").description.contains("abc"))
+    }
+
+    // MARK: Progress, limits and cancellation
+
+    @Test func progressRisesToTheTotalBothWays() async throws {
+        // Large enough that libcurl reports it in several steps even on loopback.
+        let answer = Data(repeating: 0x61, count: 24 * 1024 * 1024)
+        let server = try HTTPServer { _ in .init(headers: [("Content-Type", "text/plain")], body: answer) }
+        let upload = Data(repeating: 0x62, count: 3 * 1024 * 1024)
+        let steps = Mutex<[TransferProgress]>([])
+        let request = HTTPRequest(.post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"], body: upload)
+        let response = try await transport.send(request, context: TransferContext(progress: { step in steps.withLock { $0.append(step) } }))
+        #expect(response.body.count == answer.count)
+        #expect(server.requests.first?.body.count == upload.count)
+        let all = steps.withLock { $0 }
+        for direction in [TransferProgress.Direction.upload, .download] {
+            let counts = all.filter { $0.direction == direction }.map(\.completed)
+            #expect(counts.count >= 2, "\(direction): \(counts)")
+            #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "\(direction) went back: \(counts)")
+            #expect(counts.last == Int64(direction == .upload ? upload.count : answer.count))
+        }
+    }
+
+    @Test func uploadProgressIsReportedWhileTheBodyIsStillGoing() async throws {
+        let server = try HeldUploadServer()
+        let size = HeldUploadServer.size
+        let steps = Mutex<[TransferProgress]>([])
+        // A budget beyond the server's wait, so a missing step fails as one rather than as a timeout.
+        let request = HTTPRequest(.post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"],
+                                  body: Data(repeating: 0x62, count: size), timeout: .seconds(120))
+        let response = try await HeldUploadServer.transport().send(request, context: TransferContext(progress: { step in
+            steps.withLock { $0.append(step) }
+            if step.direction == .upload { server.sawStep() }
+        }))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"received": \#(size)}"#)
+        #expect(!server.gaveUpWaiting, "no upload step before the body was read")
+        let counts = steps.withLock { $0 }.filter { $0.direction == .upload }.map(\.completed)
+        #expect(counts.first.map { $0 > 0 && $0 < Int64(size) } == true, "the first step is part of the body: \(counts)")
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "went back: \(counts)")
+        #expect(counts.last == Int64(size))
+    }
+
+    @Test func transfersSharingALimitOfOneRunOneAtATime() async throws {
+        let server = try HTTPServer { _ in .json("{}").delayed(by: .milliseconds(30)) }
+        let limit = ConcurrencyLimit(1)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<6 {
+                group.addTask { try await transport.send(HTTPRequest(url: server.url("/\(n)")), context: TransferContext(limit: limit)).status }
+            }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(server.maxConcurrentRequests == 1)
+        #expect(limit.requestCount == 6)
+    }
+
+    @Test func aCancelledRequestWaitingForItsPlaceLeavesAtOnce() async throws {
+        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let server = try HTTPServer { request in
+            if request.path == "/slow" { arrival.yield() }
+            return .json("{}").delayed(by: .seconds(30))
+        }
+        let limit = ConcurrencyLimit(1)
+        let slow = Task {
+            // Should the request never arrive, the stream ends with it (on the transport's 30 s budget).
+            defer { arrival.finish() }
+            return try await transport.send(HTTPRequest(url: server.url("/slow")), context: TransferContext(limit: limit))
+        }
+        var arrivals = arrived.makeAsyncIterator()
+        #expect(await arrivals.next() != nil)
+        let waiting = Task { try await transport.send(HTTPRequest(url: server.url("/queued")), context: TransferContext(limit: limit)) }
+        waiting.cancel()
+        await #expect(throws: RiffleError.cancelled) { try await waiting.value }
+        slow.cancel()
+        await #expect(throws: RiffleError.cancelled) { try await slow.value }
+        // Both places are free again: a third request goes straight out.
+        let quick = try HTTPServer { _ in .json("{}") }
+        #expect(try await transport.send(HTTPRequest(url: quick.url("/")), context: TransferContext(limit: limit)).status == 200)
+        #expect(server.requests.map(\.path) == ["/slow"])
+    }
+
+    // MARK: TLS
+
+    @Test func aSelfSignedCertificateIsAClearErrorUntilTrusted() async throws {
+        let server = try TLSTestServer()
+        defer { server.stop() }
+        let url = URL(string: "https://127.0.0.1:\(server.port)/")!
+        do {
+            _ = try await transport.send(HTTPRequest(url: url))
+            Issue.record("a self-signed certificate was accepted")
+        } catch {
+            guard case .tls(let host, let reason) = error else { Issue.record("got \(error)"); return }
+            #expect(host == "127.0.0.1:\(server.port)")
+            #expect(reason.contains("self-signed") || reason.contains("self signed"), "\(reason)")
+        }
+        // SSL_CERT_FILE naming the certificate makes it trusted, as for curl.
+        let trusting = CurlTransport(CurlTransport.Configuration(environment: ["SSL_CERT_FILE": server.certificate.path]))
+        let response = try await trusting.send(HTTPRequest(url: url))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"tls": true}"#)
+    }
+}
+
+/// `Fixtures/tls/server.py`: Python's HTTPS server with a self-signed certificate for 127.0.0.1.
+/// No pipes: a pipe end inherited by another test's child process (tests run in parallel) would keep it
+/// open; the port comes back through a file.
+final class TLSTestServer: Sendable {
+    let port: Int
+    let certificate: URL
+    private let process: Process
+    private let folder: URL
+
+    init() throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "tls", withExtension: nil, subdirectory: "Fixtures"))
+        certificate = fixtures.appendingPathComponent("cert.pem")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let portFile = folder.appendingPathComponent("port")
+        process = Process()
+        // python3 from PATH, wherever this machine keeps it.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        guard let python = path.split(separator: ":").map({ "\($0)/python3" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            try? FileManager.default.removeItem(at: folder)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "python3 is not on PATH (\(path)); the TLS tests need it"])
+        }
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [fixtures.appendingPathComponent("server.py").path, portFile.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(20)
+        var port: Int?
+        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            if port == nil { usleep(20_000) }
+        }
+        guard let port else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the TLS test server (python3) did not start"])
+        }
+        self.port = port
+    }
+
+    /// Ends the server (SIGKILL: a child may inherit a blocked SIGTERM), waits at most 5 s, removes its folder.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
