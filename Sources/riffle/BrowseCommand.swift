@@ -47,7 +47,10 @@ enum BrowseCommand {
         defer { shelf.stop() }
         let start: BrowserLoop<NcursesScreen>.Start
         if let feed, let feedName {
-            start = .feed(FeedShelf.opened(feed, name: feedName, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
+            // A URL is filed in the reading log (and listed as opened before) as the feed keeps it,
+            // its user-info hidden.
+            let name = FeedResolver.isTemplate(feedName) ? Feed.hidingUserInfo(feedName) : feedName
+            start = .feed(FeedShelf.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
         } else if feedName == FeedShelf.demoName {
             do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }
         } else {
