@@ -61,7 +61,8 @@ extension App {
         guard !state.endOfFeed else {
             state.pendingJump = nil
             // Said once: pressing `n` again while it shows stacks no copies.
-            if !state.toasts.contains(where: { $0.message == Self.endOfFeed }) { raise(&state, Self.endOfFeed) }
+            let end = state.endReason ?? Self.endOfFeed
+            if !state.toasts.contains(where: { $0.message == end }) { raise(&state, end) }
             return []
         }
         state.pendingJump = max(target, state.nextPageNumber)
@@ -101,11 +102,17 @@ extension App {
         state.prefetchPaused = false
         guard !page.items.isEmpty else {
             state.endOfFeed = true
+            state.endReason = page.endReason
+            if let reason = page.endReason { raise(&state, reason) }
             state.pendingJump = nil
             keepSelectionVisible(&state)
             return []
         }
+        let listedBefore = state.listed.count
         state.pages.append(LoadedPage(page))
+        // A page that added nothing new (every item listed before) is no reason to fetch the next one
+        // by itself: only the user's `n` or a move past the end asks again.
+        if state.listed.count == listedBefore { state.prefetchPaused = true }
         // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
         if page.isLastPage { state.endOfFeed = true }
         if let jump = state.pendingJump {

@@ -103,7 +103,7 @@ extension App {
             let retry = " · r to retry"
             return TextWidth.truncate(Sanitizer.clean(failure.message), to: state.size.width - 2 - TextWidth.width(of: retry)) + retry
         }
-        return state.endOfFeed ? endOfFeed : nil
+        return state.endOfFeed ? state.endReason.map(Sanitizer.clean) ?? endOfFeed : nil
     }
 
     /// Feed, page of the selection, item count, where that page came from and its age. When space is

@@ -33,6 +33,9 @@ public struct AppState: Sendable, Equatable {
     public private(set) var lineOfRow: [Int] = []
     /// Set when a page came back empty: there is nothing after the last loaded page.
     public var endOfFeed = false
+    /// Why the feed ended, when riffle ended it rather than the feed (`Page.endReason`: the server
+    /// returned the page before again); shown where "end of feed" would be.
+    public var endReason: String?
     /// The highlighted row, an index into `rows` (the items the filter lets through).
     public var selection: Int = 0
     /// The index in `lines` of the first line drawn in the list.
