@@ -6,7 +6,7 @@ extension NcursesScreen {
     /// `set-clipboard` option is `on`). Written between frames, straight to the terminal.
     /// - Returns: whether the whole sequence was written.
     @discardableResult
-    public func setClipboard(_ text: String) -> Bool {
+    package func setClipboard(_ text: String) -> Bool {
         Self.clipboardSequence(text).withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {

@@ -5,7 +5,7 @@ extension NcursesScreen {
     /// and takes it back: curses' modes are saved and the terminal put back as it was before
     /// (normal screen, line editing, echo, cursor, no mouse reporting); afterwards curses' modes
     /// return and the whole screen is drawn again over whatever the program left.
-    public func suspended(_ body: () -> Void) {
+    package func suspended(_ body: () -> Void) {
         _ = def_prog_mode()
         mousemask(0, nil)
         _ = curs_set(1)

@@ -8,17 +8,17 @@ import RiffleTUI
 /// Every ncurses call happens on the thread that created the screen. Frames are diffed against the
 /// previous one so a refresh sends only the cells that changed. The terminal is restored by
 /// `restore()`, on SIGINT/SIGTERM/SIGHUP (through the run loop), and on a crash (through the C guard).
-public final class NcursesScreen: TerminalBackend {
+package final class NcursesScreen: TerminalBackend {
     private var previous: Buffer?
     private var palette: Palette
     private var closed = false
     /// Whether clusters ncurses cannot hold can be written directly (the terminal has `cup`).
     private let canAddressCursor: Bool
-    public private(set) var size: Size
+    package private(set) var size: Size
 
     /// Starts curses on the process's terminal.
     /// - Parameter colors: false for `NO_COLOR` or the mono theme: attributes only.
-    public init(theme: Theme = .plain, colors: Bool = true) {
+    package init(theme: Theme = .plain, colors: Bool = true) {
         Self.prepareLocale()
         riffle_terminal_guard_install()
         _ = initscr()
@@ -47,7 +47,7 @@ public final class NcursesScreen: TerminalBackend {
     deinit { restore() }
 
     /// Puts the terminal back as it was. Safe to call more than once.
-    public func restore() {
+    package func restore() {
         guard !closed else { return }
         closed = true
         mousemask(0, nil)
@@ -55,12 +55,12 @@ public final class NcursesScreen: TerminalBackend {
         endwin()
     }
 
-    public func takeQuitSignal() -> Int32? {
+    package func takeQuitSignal() -> Int32? {
         let sig = riffle_quit_signal_take()
         return sig == 0 ? nil : sig
     }
 
-    public func draw(_ buffer: Buffer) {
+    package func draw(_ buffer: Buffer) {
         // After Ctrl-Z and fg, ncurses repainted from its copy, which has blanks where clusters were
         // written directly: draw everything again.
         if riffle_resumed_take() != 0 { previous = nil }
@@ -120,7 +120,7 @@ public final class NcursesScreen: TerminalBackend {
         cn_direct_end()
     }
 
-    public func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
+    package func nextEvent(timeoutMilliseconds: Int) -> TerminalEvent? {
         timeout(Int32(timeoutMilliseconds))
         var ch: wint_t = 0
         let kind = get_wch(&ch)

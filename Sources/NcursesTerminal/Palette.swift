@@ -2,21 +2,21 @@ import CNcursesw
 import RiffleTUI
 
 /// Colours for each `Style.Role`, on the terminal's default background (-1).
-public struct Theme: Sendable, Equatable {
+package struct Theme: Sendable, Equatable {
     /// Foreground colour (0-7, or -1 for the terminal's default) and attributes per role.
-    public var roles: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)]
+    package var roles: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)]
 
-    public static func == (lhs: Theme, rhs: Theme) -> Bool {
+    package static func == (lhs: Theme, rhs: Theme) -> Bool {
         lhs.roles.keys == rhs.roles.keys && lhs.roles.allSatisfy { key, value in
             let other = rhs.roles[key]!
             return other.color == value.color && other.bold == value.bold && other.dim == value.dim && other.reverse == value.reverse
         }
     }
 
-    public init(roles: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)]) { self.roles = roles }
+    package init(roles: [Style.Role: (color: Int16, bold: Bool, dim: Bool, reverse: Bool)]) { self.roles = roles }
 
     /// Attributes only, no colours: what `NcursesScreen` falls back to without colour support.
-    public static let plain = Theme(roles: [
+    package static let plain = Theme(roles: [
         .header: (-1, true, false, false), .selection: (-1, true, false, true), .dim: (-1, false, true, false),
         .status: (-1, false, false, true), .toast: (-1, true, false, true), .error: (-1, true, false, true),
     ])

@@ -12,9 +12,9 @@ import RiffleTUI
 /// let loop = BrowserLoop(terminal: screen, pages: loader, title: feed.name)
 /// let status = loop.run()   // until q or a signal; the terminal is restored
 /// ```
-public struct BrowserLoop<Terminal: TerminalBackend> {
+package struct BrowserLoop<Terminal: TerminalBackend> {
     /// Where the browser starts.
-    public enum Start: Sendable {
+    package enum Start: Sendable {
         /// In a feed.
         case feed(OpenedFeed)
         /// In the feed list.
@@ -22,19 +22,19 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
     }
 
     /// What the browser does beyond its pages, each optional: tests and scripts leave them out.
-    public struct Services {
+    package struct Services {
         /// Opens a link (`o`, `C`); returns why it could not, or nil.
-        public var open: (URL) -> String?
+        package var open: (URL) -> String?
         /// Puts text on the clipboard (`y`, `Y`); returns why it could not, or nil.
-        public var copy: (String) -> String?
+        package var copy: (String) -> String?
         /// Seen state and search; opened after the first frame.
-        public var log: ReadingLog?
+        package var log: ReadingLog?
         /// The feeds `F` lists and opens.
-        public var shelf: (any FeedShelving)?
+        package var shelf: (any FeedShelving)?
         /// Messages from elsewhere (a retry about to happen) to show as toasts.
-        public var notices: Notices
+        package var notices: Notices
 
-        public init(open: @escaping (URL) -> String? = { _ in "no program to open links with" },
+        package init(open: @escaping (URL) -> String? = { _ in "no program to open links with" },
                     copy: @escaping (String) -> String? = { _ in "no clipboard" },
                     log: ReadingLog? = nil, shelf: (any FeedShelving)? = nil, notices: Notices = Notices()) {
             self.open = open
@@ -45,17 +45,8 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
         }
     }
 
-    /// How the browser behaves: the user's keys and the like.
-    public struct Settings: Sendable {
-        public var keymap = KeyMap.standard
-        /// Seen items carry a glyph (no colours on screen).
-        public var marksWithGlyphs = false
-        /// `--watch`: page 1 is revalidated on this interval from the start.
-        public var watch: TimeInterval?
-        /// The interval `w` turns watching on with.
-        public var watchInterval: TimeInterval = 300
-        public init() {}
-    }
+    /// How the browser behaves: the user's keys and the like (RiffleTUI's `Settings`).
+    package typealias Settings = RiffleTUI.Settings
 
     let terminal: Terminal
     let start: Start
@@ -64,7 +55,7 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
     let now: () -> Date
 
     /// A loop starting at `start` on `terminal`.
-    public init(terminal: Terminal, start: Start, services: Services = Services(), settings: Settings = Settings(),
+    package init(terminal: Terminal, start: Start, services: Services = Services(), settings: Settings = Settings(),
                 now: @escaping () -> Date = Date.init) {
         self.terminal = terminal
         self.start = start
@@ -79,7 +70,7 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
     ///   - now: the clock ticks read.
     ///   - open: opens a link (`o`); returns why it could not, or nil.
     ///   - notices: messages from elsewhere (a retry about to happen) to show as toasts.
-    public init(terminal: Terminal, pages: some PageSourcing, title: String, now: @escaping () -> Date = Date.init,
+    package init(terminal: Terminal, pages: some PageSourcing, title: String, now: @escaping () -> Date = Date.init,
                 open: @escaping (URL) -> String? = { _ in "no program to open links with" }, notices: Notices = Notices()) {
         self.init(terminal: terminal, start: .feed(OpenedFeed(pages: pages, title: title, reference: nil)),
                   services: Services(open: open, notices: notices), now: now)
@@ -87,7 +78,7 @@ public struct BrowserLoop<Terminal: TerminalBackend> {
 
     /// Runs until the user quits or a signal arrives, restores the terminal, and returns the exit
     /// status: 0, or 128 + the signal's number (SIGINT counts as quitting).
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         let status = Run(browser: self).run()
         terminal.restore()
         return status
@@ -112,27 +103,14 @@ extension BrowserLoop {
             let mailbox = mailbox
             log = browser.services.log.map { LogQueue(log: $0) { mailbox.post(.notice($0)) } }
             let loop = browser
-            let title: String
             switch loop.start {
             case .feed(let opened):
                 feed = opened
-                title = opened.title
+                state = AppState(feedTitle: opened.title, size: loop.terminal.size, now: loop.now(), settings: loop.settings)
+                state.feed.commentsAvailable = opened.pages.hasComments
             case .feedList:
-                title = "feeds"
+                state = AppState.feedList(size: loop.terminal.size, now: loop.now(), settings: loop.settings)
             }
-            state = AppState(feedTitle: title, size: loop.terminal.size, now: loop.now())
-            state.keymap = loop.settings.keymap
-            state.marksWithGlyphs = loop.settings.marksWithGlyphs
-            state.watchInterval = loop.settings.watchInterval
-            if let interval = loop.settings.watch {
-                state.watchInterval = interval
-                state.watch = Watch(interval: interval, next: state.now.addingTimeInterval(interval))
-            }
-            if case .feedList = loop.start {
-                state.mode = .feeds(FeedListState())
-                state.hasFeed = false
-            }
-            state.commentsAvailable = feed?.pages.hasComments ?? false
         }
 
         func run() -> Int32 {
@@ -160,7 +138,7 @@ extension BrowserLoop {
                     return signal == SIGINT ? 0 : 128 + signal
                 }
                 // Short waits while something animates or loads, so results and frames show promptly.
-                let busy = state.isAnimating || !state.requests.isEmpty
+                let busy = state.isAnimating
                 var actions: [Action] = []
                 if let event = loop.terminal.nextEvent(timeoutMilliseconds: busy ? 30 : 250) { actions.append(.event(event)) }
                 actions += mailbox.drain(current: generation)
@@ -170,14 +148,7 @@ extension BrowserLoop {
             }
         }
 
-        /// `App.update`, and what the loop keeps of it: every page shown goes to the reading log.
-        func update(_ action: Action) -> [Effect] {
-            if case .pageLoaded(let page) = action, let log, let reference = feed?.reference, !page.items.isEmpty {
-                let items = page.items
-                log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference) }
-            }
-            return App.update(&state, action)
-        }
+        func update(_ action: Action) -> [Effect] { App.update(&state, action) }
 
         /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
         /// source's executor and the mailbox. The load still runs, and if the cache finds the page stale
@@ -197,7 +168,7 @@ extension BrowserLoop {
                 let previous = policy == .reloadIgnoringCache ? reloads : nil
                 let task = Task {
                     await previous?.value
-                    do throws(RiffleError) {
+                    do throws(FeedError) {
                         mailbox.post(.pageLoaded(try await pages.load(page, policy: policy)), feed: generation)
                     } catch {
                         mailbox.post(.pageFailed(page: page, error: error), feed: generation)
@@ -208,6 +179,9 @@ extension BrowserLoop {
                 if let failure = loop.services.open(url) { mailbox.post(.notice(failure)) }
             case .quit:
                 state.shouldQuit = true
+            case .record(let items):
+                guard let log, let reference = feed?.reference else { return [] }
+                log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference) }
             case .mark(let items, let seen):
                 guard let log, let reference = feed?.reference else { return [] }
                 log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference, seen: seen) }
@@ -215,7 +189,7 @@ extension BrowserLoop {
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey
                 Task {
-                    do throws(RiffleError) {
+                    do throws(FeedError) {
                         if let thread = try await pages.comments(for: item, policy: policy) {
                             mailbox.post(.commentsLoaded(item: key, thread), feed: generation)
                         } else {

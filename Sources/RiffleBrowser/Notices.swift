@@ -7,13 +7,13 @@ import Synchronization
 /// let notices = Notices()
 /// notices.post("retrying in 4 s (HTTP 429 Too Many Requests)")
 /// ```
-public final class Notices: Sendable {
+package final class Notices: Sendable {
     private let queue = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
     /// Queues `message` for the next frame.
-    public func post(_ message: String) { queue.withLock { $0.append(message) } }
+    package func post(_ message: String) { queue.withLock { $0.append(message) } }
 
     /// Every message posted since the last call, oldest first.
     func drain() -> [String] { queue.withLock { queue in defer { queue.removeAll() }; return queue } }

@@ -3,31 +3,31 @@ import RiffleKit
 import RiffleTUI
 
 /// Where the browser's pages come from: what the run loop needs of `PageLoader`.
-public protocol PageSourcing: Sendable {
+package protocol PageSourcing: Sendable {
     /// Loads page `number` (1-based) as `policy` says, on the source's own executor.
-    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page
+    func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page
     /// The page as stored, at once and from any thread, or nil: what the first frame is painted
     /// from before anything is fetched.
     func peekCachedPage(_ number: Int) -> Page?
     /// Whether the feed says where its items' comments are.
     var hasComments: Bool { get }
     /// An item's comments, fetched and cached like the pages; nil when the feed has none.
-    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread?
+    func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
 }
 
 extension PageSourcing {
     /// A source that says nothing of comments has none.
-    public var hasComments: Bool { false }
-    public func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? { nil }
-    public func discussionPage(for item: Item) -> URL? { nil }
+    package var hasComments: Bool { false }
+    package func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
+    package func discussionPage(for item: Item) -> URL? { nil }
 }
 
 extension PageLoader: PageSourcing {}
 
 /// The feeds the browser can list and open: the feed list (`F`).
-public protocol FeedShelving: Sendable {
+package protocol FeedShelving: Sendable {
     /// Every feed to list, in order.
     func entries() async -> [FeedEntry]
     /// What is known of `entry`'s stored pages: how many items are unseen, and when they were fetched.
@@ -37,15 +37,15 @@ public protocol FeedShelving: Sendable {
 }
 
 /// A feed the browser opened.
-public struct OpenedFeed: Sendable {
+package struct OpenedFeed: Sendable {
     /// Its pages.
-    public var pages: any PageSourcing
+    package var pages: any PageSourcing
     /// What the header calls it.
-    public var title: String
+    package var title: String
     /// Where the reading log files its items; nil to keep no log of it.
-    public var reference: ReadingLog.FeedRef?
+    package var reference: ReadingLog.FeedRef?
 
-    public init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?) {
+    package init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?) {
         self.pages = pages
         self.title = title
         self.reference = reference
@@ -53,7 +53,7 @@ public struct OpenedFeed: Sendable {
 }
 
 /// Why a feed could not be opened, in one line ("unknown feed 'x'", "feed 'gh': GITHUB_TOKEN is not set").
-public struct OpenFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct OpenFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,7 +1,9 @@
+import CCurl
 import Foundation
 
-/// Every failure RiffleKit reports. Each case reads as one short line (`description`), which the
-/// browser shows as a toast as is.
+/// Every failure of a request: the transport's, the HTTP answer's, the client pipeline's and the cache's
+/// (RiffleKit's feeds add theirs in `FeedError`, which wraps this). Each case reads as one short line
+/// (`description`), which the browser shows as a toast as is.
 public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens at host:port, or the connection was reset.
     case cannotConnect(host: String, reason: String)
@@ -19,12 +21,6 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(code: Int, excerpt: String)
     /// The body is not JSON.
     case invalidJSON(offset: Int, reason: String)
-    /// The body is JSON but holds no array of items; `keys` are the top-level keys seen.
-    case noItems(keys: [String])
-    /// The item array holds no objects, only `count` scalars (or arrays) of `kind` ("numbers",
-    /// "strings"..., "values" when mixed) at the dotted `path` ("" for the whole response), such as
-    /// Hacker News' `topstories.json`, an array of ids.
-    case scalarItems(count: Int, kind: String, path: String)
     /// The body does not have the declared shape.
     case validation(path: String, expected: String, actual: String)
     /// The server answered with a failure envelope.
@@ -42,8 +38,6 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(host: String, reason: String)
     /// An answer over a limit: `what` is "response body" or "response headers", `limit` in bytes.
     case tooLarge(what: String, limit: Int)
-    /// A page holds more items than a page may (`ItemExtractor.maxItems`).
-    case tooManyItems(count: Int, limit: Int)
     /// More redirects than allowed (a loop, most likely).
     case tooManyRedirects(host: String, limit: Int)
     /// A URL (a next link, a cursor, a redirect) with a scheme other than http and https.
@@ -52,13 +46,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidHeader(name: String)
     /// Anything else the transport reported.
     case transport(String)
-    /// A feed header or query parameter names an environment variable that is not set (the value is
-    /// never included).
-    /// `usedBy`: what needs it, e.g. "Authorization header" or "api_key query parameter".
-    case missingEnvironment(variable: String, usedBy: String)
-    /// A feed header names an environment variable whose value holds a line break or NUL, which would
-    /// split the request (the value is never included).
-    case unusableEnvironment(variable: String, usedBy: String)
+    /// The caller's own code in the pipeline (a request processor, an endpoint's decoding) failed with
+    /// an error of its own, carried through the client, the cache and the plugins unchanged.
+    case caller(CallerError)
 
     /// One line for a person: what failed and where, never a credential.
     public var description: String {
@@ -72,11 +62,6 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .httpStatus(let code, let excerpt):
             "HTTP \(code) \(HTTPStatus.reason(code) ?? "")" + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .invalidJSON(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
-        case .noItems(let keys):
-            keys.isEmpty ? "no list of items in the response"
-                : "no list of items in the response (top-level keys: \(keys.prefix(8).map { Self.visible($0, limit: 40) }.joined(separator: ", ")))"
-        case .scalarItems(let count, let kind, let path):
-            "an array of \(count) \(kind)\(path.isEmpty ? "" : " at \(Self.visible(path, limit: 60))"), no objects to list"
         case .validation(let path, let expected, let actual): "unexpected JSON at \(path): expected \(expected), got \(actual)"
         case .envelope(let message): "server error: \(message)"
         case .cancelled: "cancelled"
@@ -84,27 +69,33 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicate: "already sent, waiting for its answer"
         case .storage(let path, let reason): "cache file \(path): \(reason)"
         case .badResponse(let host, let reason): "bad answer from \(host): \(reason)"
-        case .tooLarge(let what, let limit): "the \(what) is over the \(Self.size(limit)) limit"
-        case .tooManyItems(let count, let limit):
-            "the page holds \(count) items, over the limit of \(limit) a page (ask the server for smaller pages)"
+        case .tooLarge(let what, let limit): "the \(what) went over the \(Self.size(limit)) limit"
         case .tooManyRedirects(let host, let limit): "\(host): more than \(limit) redirects"
         case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)' (only http and https are followed)"
         case .invalidHeader(let name): "header \(name) holds a line break or NUL and cannot be sent"
         case .transport(let message): message
-        case .missingEnvironment(let variable, let usedBy):
-            "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
-        case .unusableEnvironment(let variable, let usedBy):
-            "environment variable \(variable) holds a line break, which cannot be sent (the feed's \(usedBy) uses it)"
+        case .caller(let error): error.description
         }
     }
 }
 
 extension RiffleError {
-    /// True when the server could not be reached at all (as opposed to answering badly): the
-    /// browser then says "offline".
+    /// True when no answer came (as opposed to a bad answer): the host could not be reached, did not
+    /// answer in time, stopped sending, or the secure connection failed. A retry or a stored copy may
+    /// help; whether to call it "offline" is `isOffline`.
     public var isConnectivityFailure: Bool {
         switch self {
         case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
+        default: false
+        }
+    }
+
+    /// True when the network or the host could not be reached at all (no route, no name, a connection
+    /// refused or lost): what a browser calls "offline". A timeout or a stall is not: the server may
+    /// well be there, only slow.
+    public var isOffline: Bool {
+        switch self {
+        case .cannotConnect, .dnsFailure, .offline: true
         default: false
         }
     }
@@ -120,8 +111,6 @@ extension RiffleError {
         case .tls(let host, let reason): .tls(host: transform(host), reason: transform(reason))
         case .httpStatus(let code, let excerpt): .httpStatus(code: code, excerpt: transform(excerpt))
         case .invalidJSON(let offset, let reason): .invalidJSON(offset: offset, reason: transform(reason))
-        case .noItems(let keys): .noItems(keys: keys.map(transform))
-        case .scalarItems(let count, let kind, let path): .scalarItems(count: count, kind: kind, path: transform(path))
         case .validation(let path, let expected, let actual):
             .validation(path: transform(path), expected: transform(expected), actual: transform(actual))
         case .envelope(let message): .envelope(message: transform(message))
@@ -131,7 +120,8 @@ extension RiffleError {
         case .unsupportedScheme(let scheme): .unsupportedScheme(transform(scheme))
         case .invalidHeader(let name): .invalidHeader(name: transform(name))
         case .transport(let message): .transport(transform(message))
-        case .offline, .cancelled, .notCached, .tooLarge, .missingEnvironment, .unusableEnvironment, .tooManyItems, .duplicate: self
+        // A caller's error carries its own words, which the caller redacts as it needs.
+        case .offline, .cancelled, .notCached, .tooLarge, .duplicate, .caller: self
         }
     }
 
@@ -175,8 +165,23 @@ extension RiffleError {
         case 97: return .cannotConnect(host: "the proxy", reason: detail.isEmpty ? "proxy handshake failed" : detail)
         case 42: return .cancelled
         default:
-            return .transport("\(host): " + (detail.isEmpty ? "transfer failed (libcurl error \(code))" : detail))
+            // What libcurl wrote for this transfer, else its words for the code: never a bare number.
+            return .transport("\(host): " + (detail.isEmpty ? curlWords(code) : detail))
         }
+    }
+
+    /// libcurl's description of a CURLcode ("Out of memory"), with the code for a bug report. A libcurl
+    /// older than the code has no words for it ("Unknown error"): then ours.
+    static func curlWords(_ code: Int32) -> String {
+        var words = rc_easy_strerror(code).map { oneLine(String(cString: $0)) } ?? ""
+        if words.isEmpty || words == "Unknown error" {
+            switch code {
+            case Int32(RC_CURLE_TOO_LARGE): words = "an answer went over one of libcurl's own limits"
+            case 101: words = "the server would not take the encrypted client hello libcurl required"
+            default: words = "libcurl failed without saying why"
+            }
+        }
+        return words + " (CURLcode \(code))"
     }
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
@@ -224,41 +229,5 @@ extension RiffleError {
             }
         }
         return out.trimmingCharacters(in: .whitespaces)
-    }
-}
-
-/// Reason phrases (RFC 9110) of the HTTP status codes a feed or the demo server is likely to use: one
-/// table for the client's messages and the server's status lines.
-package enum HTTPStatus {
-    /// The reason phrase of `code`, or nil for a code not in the table.
-    package static func reason(_ code: Int) -> String? {
-        switch code {
-        case 100: "Continue"
-        case 200: "OK"
-        case 201: "Created"
-        case 204: "No Content"
-        case 206: "Partial Content"
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 410: "Gone"
-        case 411: "Length Required"
-        case 413: "Content Too Large"
-        case 422: "Unprocessable Content"
-        case 429: "Too Many Requests"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: nil
-        }
     }
 }

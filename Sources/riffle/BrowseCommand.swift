@@ -91,7 +91,7 @@ struct BrowsePages: PageSourcing {
     /// there is one, no first frame is painted from the disk.
     var freshStart: Task<Void, Never>?
 
-    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+    func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page {
         await freshStart?.value
         return try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
     }
@@ -100,7 +100,7 @@ struct BrowsePages: PageSourcing {
 
     var hasComments: Bool { loader.hasComments }
 
-    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? {
+    func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? {
         try await loader.comments(for: item, policy: policy)
     }
 

@@ -7,7 +7,7 @@ enum DumpCommand {
     /// What became of one page.
     struct Outcome {
         var number: Int
-        var result: Result<Page, RiffleError>
+        var result: Result<Page, FeedError>
         /// From asking the loader until the items were in memory.
         var duration: Duration
     }
@@ -38,8 +38,8 @@ enum DumpCommand {
                 while let number = pacing.nextToAsk() {
                     group.addTask {
                         let start = ContinuousClock.now
-                        let result: Result<Page, RiffleError>
-                        do throws(RiffleError) {
+                        let result: Result<Page, FeedError>
+                        do throws(FeedError) {
                             result = .success(try await MaxAge.load(number, policy: options.policy, maxAge: options.maxAge, loader: loader))
                         } catch {
                             result = .failure(error)
@@ -141,7 +141,7 @@ enum DumpCommand {
         }
 
         /// Page `nextToPrint` was printed (or reported failed).
-        mutating func printed(_ result: Result<Page, RiffleError>) {
+        mutating func printed(_ result: Result<Page, FeedError>) {
             printedCount += 1
             switch result {
             case .success(let page) where page.isLastPage || page.items.isEmpty: ended = true

@@ -16,7 +16,7 @@ enum MaxAge {
     /// Loads page `number` through `loader` with `policy`, applying `maxAge` to a
     /// `.returnCacheElseLoad` load (an explicit reload or `--offline` is left as asked).
     static func load(_ number: Int, policy: CachePolicy, maxAge: Int?, loader: PageLoader,
-                     now: Date = Date()) async throws(RiffleError) -> Page {
+                     now: Date = Date()) async throws(FeedError) -> Page {
         guard policy == .returnCacheElseLoad, isExceeded(for: number, maxAge: maxAge, store: loader.store, now: now) else {
             return try await loader.load(number, policy: policy)
         }
@@ -24,7 +24,7 @@ enum MaxAge {
             return try await loader.load(number, policy: .returnCacheThenLoad)
         } catch {
             // As the cache's stale-if-error: no answer at all, or a server error.
-            guard error.isConnectivityFailure || error.isServerError,
+            guard error.isConnectivityFailure || error.requestError?.isServerError == true,
                   var stored = try? await loader.load(number, policy: .returnCacheDontLoad) else { throw error }
             stored.source = .stale
             return stored

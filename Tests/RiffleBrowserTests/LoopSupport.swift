@@ -14,7 +14,7 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 
     private let condition = NSCondition()
     private var calls: [Call] = []
-    private var waiting: [(page: Int, answer: CheckedContinuation<Result<Page, RiffleError>, Never>)] = []
+    private var waiting: [(page: Int, answer: CheckedContinuation<Result<Page, FeedError>, Never>)] = []
     /// What `peekCachedPage` returns.
     let stored: [Int: Page]
     /// Each item's comments, by `Item.readingKey`; nil: the feed has none.
@@ -27,9 +27,9 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 
     var hasComments: Bool { threads != nil }
 
-    func comments(for item: Item, policy: CachePolicy) async throws(RiffleError) -> CommentThread? {
+    func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? {
         guard let threads else { return nil }
-        guard let thread = threads[item.readingKey] else { throw .httpStatus(code: 404, excerpt: "") }
+        guard let thread = threads[item.readingKey] else { throw .request(.httpStatus(code: 404, excerpt: "")) }
         return thread
     }
 
@@ -37,7 +37,7 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
         threads == nil ? nil : URL(string: "https://discussion.example/\(item.readingKey)")
     }
 
-    func load(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+    func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page {
         let result = await withCheckedContinuation { continuation in
             condition.lock()
             calls.append(Call(page: number, policy: policy))
@@ -69,7 +69,7 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 
     /// Answers the oldest waiting load of `page`; false when none waits.
     @discardableResult
-    func answer(_ page: Int, with result: Result<Page, RiffleError>) -> Bool {
+    func answer(_ page: Int, with result: Result<Page, FeedError>) -> Bool {
         condition.lock()
         guard let index = waiting.firstIndex(where: { $0.page == page }) else {
             condition.unlock()
@@ -87,7 +87,7 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
         let pending = waiting
         waiting.removeAll()
         condition.unlock()
-        for (_, continuation) in pending { continuation.resume(returning: .failure(.transport("test over"))) }
+        for (_, continuation) in pending { continuation.resume(returning: .failure(.request(.transport("test over")))) }
     }
 }
 

@@ -23,7 +23,8 @@ final class RecordingPlugin: ClientPlugin {
 
     private func record(_ event: String, _ call: ClientCall, change: Int) {
         state.withLock { state in
-            state.events.append("\(event) \(call.name ?? "-")\(call.tags.isEmpty ? "" : " " + call.tags.map(\.rawValue).sorted().joined(separator: ","))")
+            state.events.append("\(event) \(call.name ?? "-")\(call.tags.isEmpty ? "" : " " + call.tags.map(\.rawValue).sorted().joined(separator: ","))"
+                + (call.request == nil ? " (no request)" : ""))
             state.inFlight += change
             state.lowest = min(state.lowest, state.inFlight)
             if !call.tags.contains(.silent) {
@@ -149,6 +150,25 @@ struct ClientPluginTests {
         #expect(plugin.state.withLock { $0.mostVisible } == 0)
         _ = try await client.send(Endpoint<JSONValue>(.get, "/n"))
         #expect(plugin.state.withLock { $0.mostVisible } == 1)
+    }
+
+    @Test func anEndpointThatFailsBeforeSendingIsACallToo() async throws {
+        // No secondary base URL: the endpoint never becomes a request, on either path.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-log-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let plugin = plugin
+        let client = fixture.client { $0.plugins = [plugin, RequestLogPlugin(path: log.path)] }
+        var mirror = Endpoint<JSONValue>(.get, .secondary("/mirror"))
+        mirror.name = "mirror"
+        let expected = RiffleError.transport("no secondary base URL configured for /mirror")
+        #expect(await riffleError { () async throws(RiffleError) in try await client.send(mirror) } == expected)
+        mirror.cachePolicy = .returnCacheThenLoad
+        #expect(await riffleError { () async throws(RiffleError) in for try await _ in client.updates(mirror) {} } == expected)
+        #expect(plugin.events == Array(repeating: ["send mirror (no request)", "fail(\(expected)) mirror (no request)"], count: 2).flatMap { $0 })
+        #expect(await plugin.settled())
+        #expect(fixture.server.requestCount == 0)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("- - error(\(expected)) 0B ") && $0.hasSuffix("ms -") }, "\(lines)")
     }
 
     /// Polls every few milliseconds for up to 30 s.

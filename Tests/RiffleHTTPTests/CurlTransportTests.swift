@@ -108,7 +108,7 @@ struct CurlTransportTests {
             try await transport.send(HTTPRequest(url: listener.url()))
         }
         #expect(RiffleError.tooLarge(what: "response body", limit: 64 * 1024 * 1024).description
-            == "the response body is over the 64 MiB limit")
+            == "the response body went over the 64 MiB limit")
     }
 
     @Test func bodiesOverTheLimitAreRefusedWhateverTheyClaim() async throws {

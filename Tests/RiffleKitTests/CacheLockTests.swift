@@ -55,7 +55,7 @@ struct CacheLockTests {
         let stored = try await loader.load(1, policy: .returnCacheDontLoad)
         #expect(stored.source == .cache && stored.data == first.data)
         #expect(loader.peekCachedPage(1)?.data == first.data)
-        await #expect(throws: RiffleError.notCached) { try await loader.load(4, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(4, policy: .returnCacheDontLoad) }
         let warnings = logLines.withLock { $0 }.filter { $0.contains("could not store") }
         #expect(warnings.count == 1, "\(warnings)")
         #expect(warnings.first?.contains("index.sqlite: locked by another program") == true, "\(warnings)")

@@ -67,7 +67,7 @@ final class CachePageLoaderTests: Sendable {
 
         #expect(try await loader.cache.statistics().entryCount == 0)
         #expect(loader.store.storedPages().isEmpty)
-        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
     }
 
     @Test func aPageFileTheIndexDoesNotKnowIsFetchedAgain() async throws {
@@ -78,7 +78,7 @@ final class CachePageLoaderTests: Sendable {
         let fresh = PageLoader(feed: loader.feed, cacheDirectory: directory, transport: CurlTransport(), clock: clock.closure)
 
         #expect(fresh.peekCachedPage(3) == nil)
-        await #expect(throws: RiffleError.notCached) { try await fresh.load(3, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await fresh.load(3, policy: .returnCacheDontLoad) }
         let page = try await fresh.load(3)
 
         #expect(page.source == .network)

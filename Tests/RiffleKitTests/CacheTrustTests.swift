@@ -62,7 +62,7 @@ struct CacheTrustTests {
         try FileManager.default.createSymbolicLink(at: file, withDestinationURL: secret)
 
         #expect(loader.peekCachedPage(1) == nil)
-        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
         #expect(log.contains { $0.contains("feed_1.json: a symbolic link (never followed)") }, "\(log)")
 
         // Loading it again fetches it; the link is not the cache's to replace, so the page is shown
@@ -108,7 +108,7 @@ struct CacheTrustTests {
         try index.execute("UPDATE entries SET path = '../victim' WHERE path LIKE '%feed_1.json'")
         try index.execute("UPDATE entries SET path = 'feeds/../../victim/keep.txt' WHERE path LIKE '%feed_2.json'")
 
-        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
         #expect(await loader.cachedPage(2) == nil)
         _ = try await loader.load(1)  // fetched again, replacing the row
         try await loader.cache.removeFeed(loader.feed.id)
@@ -128,7 +128,7 @@ struct CacheTrustTests {
         let inside = file.appendingPathComponent("precious.txt")
         try Data("keep".utf8).write(to: inside)
 
-        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
         let again = try await loader.load(1)
         #expect(again.source == .network && again.items.count == 30)
         #expect(log.contains { $0.contains("a folder is in the way") }, "\(log)")
@@ -145,7 +145,7 @@ struct CacheTrustTests {
         #expect(mkfifo(file.path, 0o600) == 0)
 
         #expect(loader.peekCachedPage(1) == nil)
-        await #expect(throws: RiffleError.notCached) { try await loader.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
         #expect(log.contains { $0.contains("not a regular file") }, "\(log)")
     }
 
@@ -161,7 +161,7 @@ struct CacheTrustTests {
         let before = try Data(contentsOf: moved)
 
         let fresh = try self.loader()
-        await #expect(throws: RiffleError.notCached) { try await fresh.load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await fresh.load(1, policy: .returnCacheDontLoad) }
         let page = try await fresh.load(2)
         #expect(page.items.count == 30)
         #expect(try Data(contentsOf: moved) == before)

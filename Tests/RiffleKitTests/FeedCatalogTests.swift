@@ -90,9 +90,9 @@ struct FeedCatalogTests {
 
     @Test func aResponseWithoutAnItemArraySaysWhichKeysItSaw() throws {
         let document = Data(#"{"status": "ok", "total": 3, "next": null}"#.utf8)
-        #expect(throws: RiffleError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: nil) }
-        let error = RiffleError.noItems(keys: ["status", "total", "next"])
+        #expect(throws: FeedError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: nil) }
+        let error = FeedError.noItems(keys: ["status", "total", "next"])
         #expect(error.description == "no list of items in the response (top-level keys: status, total, next)")
-        #expect(throws: RiffleError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: "data") }
+        #expect(throws: FeedError.noItems(keys: ["status", "total", "next"])) { try ItemExtractor.items(in: document, itemPath: "data") }
     }
 }

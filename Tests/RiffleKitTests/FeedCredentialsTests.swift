@@ -128,10 +128,10 @@ struct FeedCredentialsTests {
         let storedText = stored.headers.values.joined() + String(decoding: stored.body, as: UTF8.self) + stored.url.absoluteString
         #expect(!storedText.contains("a&b=c+d#e") && !storedText.contains("a%26b%3Dc%2Bd%23e"))
         #expect(String(decoding: stored.body, as: UTF8.self) == #"{"next": "/items?key=%24%7BRIFFLE_KEY%7D", "raw": "${RIFFLE_KEY}"}"#)
-        #expect(throws: RiffleError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter")) {
+        #expect(throws: FeedError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter")) {
             try feed.expandedURL(url, environment: [:])
         }
-        #expect(RiffleError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter").description
+        #expect(FeedError.missingEnvironment(variable: "RIFFLE_KEY", usedBy: "key query parameter").description
             == "environment variable RIFFLE_KEY is not set (the feed's key query parameter uses it)")
     }
 
@@ -145,7 +145,7 @@ struct FeedCredentialsTests {
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
         let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
-        let error = await #expect(throws: RiffleError.self) { try await loader.load(1) }
+        let error = await #expect(throws: FeedError.self) { try await loader.load(1) }
         #expect(error?.description == "environment variable RIFFLE_TEST_TOKEN is not set (the feed's Authorization header uses it)")
         #expect(server.requestCount == 0)
     }

@@ -31,6 +31,6 @@ struct FeedEnvelopeTests {
         let feed = try Feed(template: server.baseURL.absoluteString + "/list?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
                             envelope: rule)
         let loader = PageLoader(feed: feed, cacheDirectory: directory, transport: CurlTransport())
-        await #expect(throws: RiffleError.envelope(message: "invalid_auth")) { try await loader.load(1) }
+        await #expect(throws: FeedError.request(.envelope(message: "invalid_auth"))) { try await loader.load(1) }
     }
 }

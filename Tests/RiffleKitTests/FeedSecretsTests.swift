@@ -45,7 +45,7 @@ struct FeedSecretsTests {
                             headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
         let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
-        let error = await #expect(throws: RiffleError.self) { try await loader.load(1) }
+        let error = await #expect(throws: FeedError.self) { try await loader.load(1) }
 
         #expect(server.requests.first?.header("Authorization") == "Bearer \(Self.token)")
         let message = try #require(error?.description)
@@ -117,7 +117,7 @@ struct FeedSecretsTests {
         #expect(loader("ALICE").peekCachedPage(1)?.items.first?.title == "page of alice")
         #expect(loader("BOBBY").peekCachedPage(1) == nil, "the first frame is not Alice's page")
         #expect(await loader("BOBBY").cachedPage(1) == nil)
-        await #expect(throws: RiffleError.notCached) { try await loader("BOBBY").load(1, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader("BOBBY").load(1, policy: .returnCacheDontLoad) }
         #expect(server.requestCount == 1)
 
         let bob = try await loader("BOBBY").load(1)
@@ -130,7 +130,7 @@ struct FeedSecretsTests {
         // Only the network needs the credential: a cache-only read without it gets the page as stored.
         let offline = try await loader(nil).load(1, policy: .returnCacheDontLoad)
         #expect(offline.items.first?.title == "page of alice")
-        await #expect(throws: RiffleError.missingEnvironment(variable: "RIFFLE_TEST_TOKEN", usedBy: inHeader ? "Authorization header" : "key query parameter")) {
+        await #expect(throws: FeedError.missingEnvironment(variable: "RIFFLE_TEST_TOKEN", usedBy: inHeader ? "Authorization header" : "key query parameter")) {
             try await loader(nil).load(1)
         }
         #expect(server.requestCount == 3)
@@ -147,7 +147,7 @@ struct FeedSecretsTests {
                    headers: ["Authorization": "Bearer ${RIFFLE_TEST_TOKEN}"])
         let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
 
-        let error = await #expect(throws: RiffleError.self) { try await loader.load(1) }
+        let error = await #expect(throws: FeedError.self) { try await loader.load(1) }
 
         #expect(error == .unusableEnvironment(variable: "RIFFLE_TEST_TOKEN", usedBy: "Authorization header"))
         #expect(error?.description == "environment variable RIFFLE_TEST_TOKEN holds a line break, which cannot be sent (the feed's Authorization header uses it)")

@@ -10,11 +10,11 @@ struct HostileInputTests {
         let count = ItemExtractor.maxItems + 1
         let body = Data(("{\"items\": [" + Array(repeating: "{}", count: count).joined(separator: ",") + "]}").utf8)
 
-        #expect(throws: RiffleError.tooManyItems(count: count, limit: ItemExtractor.maxItems)) { try ItemExtractor.items(in: body) }
-        #expect(throws: RiffleError.tooManyItems(count: count, limit: ItemExtractor.maxItems)) {
+        #expect(throws: FeedError.tooManyItems(count: count, limit: ItemExtractor.maxItems)) { try ItemExtractor.items(in: body) }
+        #expect(throws: FeedError.tooManyItems(count: count, limit: ItemExtractor.maxItems)) {
             try ItemExtractor.items(in: body, itemPath: "items")
         }
-        #expect(RiffleError.tooManyItems(count: count, limit: 50_000).description
+        #expect(FeedError.tooManyItems(count: count, limit: 50_000).description
             == "the page holds 50001 items, over the limit of 50000 a page (ask the server for smaller pages)")
     }
 

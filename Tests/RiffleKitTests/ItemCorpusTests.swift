@@ -195,8 +195,8 @@ struct ItemCorpusTests {
 
     @Test func hackerNewsTopStoriesAreIdsNotItems() throws {
         let data = try Self.data("hn-firebase-topstories")
-        #expect(throws: RiffleError.scalarItems(count: 500, kind: "numbers", path: "")) { try ItemExtractor.items(in: data) }
-        #expect(RiffleError.scalarItems(count: 500, kind: "numbers", path: "").description
+        #expect(throws: FeedError.scalarItems(count: 500, kind: "numbers", path: "")) { try ItemExtractor.items(in: data) }
+        #expect(FeedError.scalarItems(count: 500, kind: "numbers", path: "").description
             == "an array of 500 numbers, no objects to list")
     }
 

@@ -7,8 +7,8 @@ import Testing
 /// fires, on values of every kind) and edge shapes. It never crashes, reads a page back from disk as
 /// it read it fresh, and never lets a control character into a title.
 @Suite struct ItemExtractorGeneratedTests {
-    static func read(_ data: Data, stored: Bool) -> Result<[Item], RiffleError> {
-        do throws(RiffleError) {
+    static func read(_ data: Data, stored: Bool) -> Result<[Item], FeedError> {
+        do throws(FeedError) {
             return .success(stored ? try ItemExtractor.items(inStoredPage: data) : try ItemExtractor.items(in: data))
         } catch {
             return .failure(error)

@@ -4,12 +4,12 @@ import Testing
 
 @Suite("Finding items and their parts")
 struct ItemExtractorTests {
-    func items(_ json: String, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+    func items(_ json: String, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(FeedError) -> [Item] {
         try ItemExtractor.items(in: Data(json.utf8), itemPath: itemPath, fields: fields)
     }
 
-    func error(_ json: String, itemPath: String? = nil) -> RiffleError? {
-        do throws(RiffleError) { _ = try items(json, itemPath: itemPath); return nil } catch { return error }
+    func error(_ json: String, itemPath: String? = nil) -> FeedError? {
+        do throws(FeedError) { _ = try items(json, itemPath: itemPath); return nil } catch { return error }
     }
 
     // MARK: Where the items are
@@ -48,27 +48,27 @@ struct ItemExtractorTests {
 
     @Test func noArrayNamesTheKeysItSaw() throws {
         #expect(error(#"{"status":"ok","count":3}"#) == .noItems(keys: ["status", "count"]))
-        #expect(RiffleError.noItems(keys: ["status", "count"]).description == "no list of items in the response (top-level keys: status, count)")
+        #expect(FeedError.noItems(keys: ["status", "count"]).description == "no list of items in the response (top-level keys: status, count)")
         #expect(error(#"{"a":1}"#, itemPath: "data") == .noItems(keys: ["a"]))
         #expect(error(#""just text""#) == .noItems(keys: []))
     }
 
     @Test func keysInTheMessageCannotReachATerminalRaw() {
-        let message = RiffleError.noItems(keys: ["\u{1B}c", "a\u{9B}b", "\u{202E}evil", String(repeating: "k", count: 60)]).description
+        let message = FeedError.noItems(keys: ["\u{1B}c", "a\u{9B}b", "\u{202E}evil", String(repeating: "k", count: 60)]).description
         #expect(message == "no list of items in the response (top-level keys: ␛c, a\u{FFFD}b, \u{FFFD}evil, \(String(repeating: "k", count: 40))…)")
-        #expect(!RiffleError.scalarItems(count: 2, kind: "numbers", path: "a\u{7}b").description.unicodeScalars.contains { $0.value < 0x20 })
+        #expect(!FeedError.scalarItems(count: 2, kind: "numbers", path: "a\u{7}b").description.unicodeScalars.contains { $0.value < 0x20 })
     }
 
     @Test(arguments: [
-        (#"[1,2,3]"#, nil, RiffleError.scalarItems(count: 3, kind: "numbers", path: ""), "an array of 3 numbers, no objects to list"),
+        (#"[1,2,3]"#, nil, FeedError.scalarItems(count: 3, kind: "numbers", path: ""), "an array of 3 numbers, no objects to list"),
         (#"{"ids":[7,8]}"#, nil, .scalarItems(count: 2, kind: "numbers", path: "ids"), "an array of 2 numbers at ids, no objects to list"),
         (#"{"a":{"b":["x"]}}"#, nil, .scalarItems(count: 1, kind: "string", path: "a.b"), "an array of 1 string at a.b, no objects to list"),
         (#"["a",1,null]"#, nil, .scalarItems(count: 3, kind: "values", path: ""), "an array of 3 values, no objects to list"),
         (#"[[1],[2]]"#, nil, .scalarItems(count: 2, kind: "arrays", path: ""), "an array of 2 arrays, no objects to list"),
         (#"{"r":{"ids":[true,false]}}"#, "r.ids", .scalarItems(count: 2, kind: "booleans", path: "r.ids"),
          "an array of 2 booleans at r.ids, no objects to list"),
-    ] as [(String, String?, RiffleError, String)])
-    func anArrayOfScalarsSaysWhatItHolds(json: String, itemPath: String?, expected: RiffleError, message: String) {
+    ] as [(String, String?, FeedError, String)])
+    func anArrayOfScalarsSaysWhatItHolds(json: String, itemPath: String?, expected: FeedError, message: String) {
         #expect(error(json, itemPath: itemPath) == expected)
         #expect(expected.description == message)
     }

@@ -24,7 +24,7 @@ import Testing
         if fromTheNetworkToo {
             #expect(try ItemExtractor.items(in: Data(page)) == items, "the page, one character lost")
         } else {
-            #expect(throws: RiffleError.self) { try ItemExtractor.items(in: Data(page)) }
+            #expect(throws: FeedError.self) { try ItemExtractor.items(in: Data(page)) }
         }
     }
 
@@ -36,7 +36,7 @@ import Testing
         while let last = bytes.last, [0x20, 0x0A, 0x0D, 0x09].contains(last) { bytes.removeLast() }
         #expect(try ItemExtractor.items(inStoredPage: Data(bytes)) == ItemExtractor.items(in: Data(bytes)))
         for length in 0..<bytes.count {
-            #expect(throws: RiffleError.self, "\(length)") { try ItemExtractor.items(inStoredPage: Data(bytes[..<length])) }
+            #expect(throws: FeedError.self, "\(length)") { try ItemExtractor.items(inStoredPage: Data(bytes[..<length])) }
         }
     }
 
@@ -56,10 +56,10 @@ import Testing
         var generator = FeedPageGenerator(seed: seed)
         for _ in 0..<60 {
             let data = Data(generator.page().utf8)
-            let strict: Result<[Item], RiffleError>
-            do throws(RiffleError) { strict = .success(try ItemExtractor.items(in: data)) } catch { strict = .failure(error) }
-            let stored: Result<[Item], RiffleError>
-            do throws(RiffleError) { stored = .success(try ItemExtractor.items(inStoredPage: data)) } catch { stored = .failure(error) }
+            let strict: Result<[Item], FeedError>
+            do throws(FeedError) { strict = .success(try ItemExtractor.items(in: data)) } catch { strict = .failure(error) }
+            let stored: Result<[Item], FeedError>
+            do throws(FeedError) { stored = .success(try ItemExtractor.items(inStoredPage: data)) } catch { stored = .failure(error) }
             #expect(stored == strict, "\(String(decoding: data, as: UTF8.self).debugDescription)")
         }
     }

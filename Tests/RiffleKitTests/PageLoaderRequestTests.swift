@@ -79,7 +79,7 @@ struct PageLoaderRequestTests {
     @Test func aFailureEnvelopeIsAnErrorAndNothingIsStored() async throws {
         defer { cleanUp() }
         let loader = try loader(.post(json: #"{"page": {page}, "rows": 2}"#), pagination: Pagination(.pageNumber(firstPage: -5)))
-        await #expect(throws: RiffleError.envelope(message: "页码错误")) { try await loader.load(1) }
+        await #expect(throws: FeedError.request(.envelope(message: "页码错误"))) { try await loader.load(1) }
         #expect(!FileManager.default.fileExists(atPath: loader.store.bodyURL(1).path))
     }
 

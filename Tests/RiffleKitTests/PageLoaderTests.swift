@@ -58,7 +58,7 @@ final class PageLoaderTests: Sendable {
         let metaBefore = try #require(loader.store.readMetadata(3))
         server.brokenPages = [3: breakage]
 
-        await #expect(throws: RiffleError.self) { try await loader.load(3, policy: .reloadIgnoringCache) }
+        await #expect(throws: FeedError.self) { try await loader.load(3, policy: .reloadIgnoringCache) }
 
         #expect(try Data(contentsOf: file(3)) == before)
         #expect(loader.store.readMetadata(3) == metaBefore)
@@ -134,7 +134,7 @@ final class PageLoaderTests: Sendable {
     }
 
     @Test func cacheOnlyMissIsNotCached() async throws {
-        await #expect(throws: RiffleError.notCached) { try await loader.load(7, policy: .returnCacheDontLoad) }
+        await #expect(throws: FeedError.request(.notCached)) { try await loader.load(7, policy: .returnCacheDontLoad) }
         #expect(server.server.requestCount == 0)
     }
 
@@ -193,7 +193,7 @@ final class PageLoaderTests: Sendable {
         let refusing = try RefusingPort()
         let closed = try Feed(template: "http://127.0.0.1:\(refusing.port)/page/{page}")
         let loader = PageLoader(feed: closed, cacheDirectory: cache, transport: CurlTransport())
-        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:\(refusing.port)", reason: "connection refused")) {
+        await #expect(throws: FeedError.request(.cannotConnect(host: "127.0.0.1:\(refusing.port)", reason: "connection refused"))) {
             try await loader.load(1)
         }
         withExtendedLifetime(refusing) {}

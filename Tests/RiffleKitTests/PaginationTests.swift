@@ -147,7 +147,7 @@ final class PaginationTests: Sendable {
         let loader = try loader("/envelope?page={page}", Pagination(.pageNumber(firstPage: 1)),
                                 envelope: EnvelopeRule(successPath: ["ok"], successValue: true, payloadPath: [],
                                                       messagePaths: [["error"]], missingFlag: .success))
-        await #expect(throws: RiffleError.envelope(message: "invalid_auth")) { try await loader.load(1) }
+        await #expect(throws: FeedError.request(.envelope(message: "invalid_auth"))) { try await loader.load(1) }
         #expect(loader.store.storedPages().isEmpty)
     }
 }

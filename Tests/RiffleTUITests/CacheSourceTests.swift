@@ -12,7 +12,7 @@ struct CacheSourceTests {
         // When the loader could not reach the server and answers with the page on disk, 2 hours old
         state.send(.pageLoaded(Fixture.page(1, source: .stale, fetchedAgo: 7200)))
         // Then the page shows, marked offline, and a toast says how old it is
-        #expect(state.items.count == 10)
+        #expect(state.list.items.count == 10)
         #expect(state.toasts.last?.message == "offline: showing page 1 from 2h ago")
         #expect(App.view(state).lines.last?.contains("offline · fetched 2h ago") == true)
     }
@@ -27,8 +27,8 @@ struct CacheSourceTests {
         let fresh = Fixture.page(1, items: Fixture.items(10, page: 1).reversed(), source: .revalidated, fetchedAgo: 0)
         state.send(.pageLoaded(fresh))
         // Then it replaces the page in place, the selected item stays selected where it now is, and no toast appears
-        #expect(state.items == fresh.items)
-        #expect(state.selectedItem?.title == "p1 item 2" && state.selection == 8)
+        #expect(state.list.items == fresh.items)
+        #expect(state.list.selectedItem?.title == "p1 item 2" && state.list.selection == 8)
         #expect(state.toasts.isEmpty)
         #expect(App.view(state).lines.last?.contains("network · fetched just now") == true)
     }
@@ -49,8 +49,8 @@ struct CacheSourceTests {
                         fetchedAt: Fixture.now, status: 200, isLastPage: true)
         state.send(.pageLoaded(last))
         // Then it is shown, the list ends with "end of feed", and n asks for nothing more
-        #expect(state.items.count == 20)
-        #expect(state.endOfFeed)
+        #expect(state.list.items.count == 20)
+        #expect(state.feed.paging.endOfFeed)
         #expect(state.press("G").isEmpty)
         #expect(state.press("n").isEmpty)
         #expect(App.view(state).description.contains("end of feed"))

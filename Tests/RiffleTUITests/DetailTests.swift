@@ -92,16 +92,16 @@ struct DetailTests {
         state.press(.enter)
         state.press("j")
         #expect(state.press(key) == [], "q in the detail does not quit")
-        #expect(state.mode == .list && !state.shouldQuit)
+        #expect(state.screens.shown == .list && !state.shouldQuit)
         // The same rows; the item opened is now seen (drawn dimmer)
         #expect(App.view(state).trimmedLines == list.trimmedLines)
-        #expect(state.seen == [state.selectedItem!.readingKey])
+        #expect(state.feed.reading.seen == [state.list.selectedItem!.readingKey])
     }
 
     @Test func enterOnAnEmptyListDoesNothing() {
         var state = Fixture.state(showing: Fixture.page(1, items: []))
         state.press(.enter)
-        #expect(state.mode == .list)
+        #expect(state.screens.shown == .list)
     }
 
     @Test func wrapBreaksAtSpacesAndInsideLongWordsByWidth() {
@@ -118,7 +118,7 @@ struct OpenLinkTests {
     @Test func oOpensTheSelectedItemsLink() throws {
         var state = try DetailTests.state()
         // Opening it is seeing it
-        #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!), .mark([state.selectedItem!], seen: true)])
+        #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!), .mark([state.list.selectedItem!], seen: true)])
         // And from the detail too
         state.press(.enter)
         #expect(state.press("o") == [.open(URL(string: "https://example.com/x")!)])
@@ -134,7 +134,7 @@ struct OpenLinkTests {
 
 extension AppState {
     /// The detail screen's state, when it is showing.
-    var detail: DetailState? {
-        if case .detail(let detail) = mode { detail } else { nil }
+    var detail: ItemScreen? {
+        if case .item(let item) = screens.shown { item } else { nil }
     }
 }

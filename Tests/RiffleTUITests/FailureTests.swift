@@ -5,7 +5,7 @@ import Testing
 
 @Suite("a failed load says why until it is retried")
 struct FailureTests {
-    static let refused = RiffleError.cannotConnect(host: "127.0.0.1:1", reason: "connection refused")
+    static let refused = FeedError.request(.cannotConnect(host: "127.0.0.1:1", reason: "connection refused"))
 
     /// Lets the toasts fade.
     static func fadeToasts(_ state: inout AppState) {
@@ -26,7 +26,7 @@ struct FailureTests {
                          "r to retry", "demo · 0 items · page 1"])
         // When r is pressed, page 1 is asked for again and the list says it is loading
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        #expect(state.failure == nil)
+        #expect(state.feed.paging.failure == nil)
         #expect(App.view(state).description.contains("loading…"))
         // And its arrival replaces the message
         state.send(.pageLoaded(Fixture.page(1)))
@@ -37,7 +37,7 @@ struct FailureTests {
         // Given page 1 on screen and page 2 failing, its toast faded
         var state = Fixture.state(size: Size(width: 60, height: 8))
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("HTTP 500 Internal Server Error")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("HTTP 500 Internal Server Error"))))
         Self.fadeToasts(&state)
         // Then the line under the last item says why and how to retry
         let buffer = App.view(state)
@@ -48,13 +48,13 @@ struct FailureTests {
         #expect(App.view(state).trimmedLines[6] == " ⠋ loading page 2…")
         // And when it arrives, the line is gone
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.failure == nil && !App.view(state).description.contains("retry"))
+        #expect(state.feed.paging.failure == nil && !App.view(state).description.contains("retry"))
     }
 
     @Test func aLongReasonIsCutBeforeTheWayToRetryIs() {
         var state = Fixture.state()
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("the server answered with something long and unhelpful")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("the server answered with something long and unhelpful"))))
         Self.fadeToasts(&state)
         #expect(App.view(state).trimmedLines[6] == " page 2: the server answe… · r to retry")
     }
@@ -63,7 +63,7 @@ struct FailureTests {
         var state = Fixture.state()
         state.press("r")
         state.send(.pageFailed(page: 1, error: Self.refused))
-        #expect(state.failure == nil && state.items.count == 10)
+        #expect(state.feed.paging.failure == nil && state.list.items.count == 10)
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
     }
 }

@@ -26,7 +26,7 @@ struct FilterTests {
         // When "/swift" is typed
         Self.typing("swift", into: &state)
         // Then the three that mention it, in title or details, in any case, remain
-        #expect(state.rows.map { state.items[$0].title } == ["Swift 6 released", "Rust and SWIFT compared", "A post by Tim"])
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["Swift 6 released", "Rust and SWIFT compared", "A post by Tim"])
         let lines = App.view(state).trimmedLines
         #expect(Array(lines[1...3]) == [" Swift 6 released  apple", " Rust and SWIFT compared", " A post by Tim  swiftie"])
         #expect(lines[7] == " /swift                       3 matches")
@@ -36,25 +36,25 @@ struct FilterTests {
     @Test func lettersGoToTheQueryNotToCommands() {
         var state = Self.state()
         Self.typing("qjn", into: &state)
-        #expect(state.filter?.query == "qjn" && !state.shouldQuit && state.requests.isEmpty)
+        #expect(state.list.filter?.query == "qjn" && !state.shouldQuit && state.feed.paging.requests.isEmpty)
     }
 
     @Test func cjkQueriesWork() {
         var state = Self.state()
         Self.typing("京", into: &state)
-        #expect(state.rows.map { state.items[$0].title } == ["東京の天気", "京都 guide"])
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["東京の天気", "京都 guide"])
         #expect(App.view(state).trimmedLines[7] == " /京                          2 matches")
     }
 
     @Test func backspaceEditsTheQuery() {
         var state = Self.state()
         Self.typing("京x", into: &state)
-        #expect(state.rows.isEmpty)
+        #expect(state.list.rows.isEmpty)
         #expect(App.view(state).trimmedLines[3] == "               no matches")
         state.press(.backspace)
-        #expect(state.filter?.query == "京" && state.rows.count == 2)
+        #expect(state.list.filter?.query == "京" && state.list.rows.count == 2)
         state.press(.backspace); state.press(.backspace)
-        #expect(state.filter?.query == "" && state.rows.count == 5)
+        #expect(state.list.filter?.query == "" && state.list.rows.count == 5)
     }
 
     @Test func enterKeepsTheFilterAndReturnsToMoving() {
@@ -65,7 +65,7 @@ struct FilterTests {
         state.press(.enter)
         // Then j moves among the matches and the status bar names the filter
         state.press("j")
-        #expect(state.selectedItem?.title == "Rust and SWIFT compared")
+        #expect(state.list.selectedItem?.title == "Rust and SWIFT compared")
         #expect(App.view(state).trimmedLines[7] == " /swift · page 1 · network · fetched 3…")
         // And Enter now opens the selected match
         state.press(.enter)
@@ -77,8 +77,8 @@ struct FilterTests {
         Self.typing("swift", into: &state)
         state.press(.down); state.press(.down)
         state.press(.escape)
-        #expect(state.filter == nil && state.rows.count == 5)
-        #expect(state.selectedItem?.title == "A post by Tim")
+        #expect(state.list.filter == nil && state.list.rows.count == 5)
+        #expect(state.list.selectedItem?.title == "A post by Tim")
     }
 
     @Test func escapeInTheListClearsAKeptFilter() {
@@ -86,7 +86,7 @@ struct FilterTests {
         Self.typing("京", into: &state)
         state.press(.enter)
         state.press(.escape)
-        #expect(state.filter == nil && !state.shouldQuit)
+        #expect(state.list.filter == nil && !state.shouldQuit)
     }
 
     @Test func slashAgainEditsTheKeptQuery() {
@@ -94,14 +94,14 @@ struct FilterTests {
         Self.typing("sw", into: &state)
         state.press(.enter)
         Self.typing("ift 6", into: &state)
-        #expect(state.filter?.query == "swift 6" && state.rows.count == 1)
+        #expect(state.list.filter?.query == "swift 6" && state.list.rows.count == 1)
     }
 
     @Test func enterOnAnEmptyQueryDropsTheFilter() {
         var state = Self.state()
         state.press("/")
         state.press(.enter)
-        #expect(state.filter == nil)
+        #expect(state.list.filter == nil)
     }
 
     @Test func noPrefetchWhileFiltering() {
@@ -109,7 +109,7 @@ struct FilterTests {
         var state = Fixture.state()
         Self.typing("item 1", into: &state)
         state.press(.enter)
-        #expect(state.rows.count == 2)
+        #expect(state.list.rows.count == 2)
         // When the last match is selected, nothing is loaded in the background
         #expect(state.press("j") == [])
         // But moving past it still asks for more explicitly

@@ -88,12 +88,12 @@ struct GraphemeTests {
         state.press(.character("🇪"))
         state.press(.character("🇺"))
         // Then the query is one flag, it matches, and the bar draws it two columns wide
-        #expect(state.filter?.query == "🇪🇺")
-        #expect(state.rows.count == 1)
+        #expect(state.list.filter?.query == "🇪🇺")
+        #expect(state.list.rows.count == 1)
         let buffer = App.view(state)
         #expect(buffer[2, 7].symbol == "🇪🇺" && buffer[3, 7].isContinuation)
         // And one backspace removes the whole flag
         state.press(.backspace)
-        #expect(state.filter?.query == "")
+        #expect(state.list.filter?.query == "")
     }
 }

@@ -15,17 +15,17 @@ struct InfiniteScrollTests {
         // And not again while it is in flight
         #expect(state.press("j") == [])
         #expect(state.press("k") == [])
-        #expect(state.requests.count == 1)
+        #expect(state.feed.paging.requests.count == 1)
         // When it arrives it is appended; the selection stays
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.items.count == 20 && state.selection == 6)
+        #expect(state.list.items.count == 20 && state.list.selection == 6)
     }
 
     @Test func movingPastTheLastItemLoadsAndSelectsTheNextPage() {
         // Given page 1 with a failed prefetch (so nothing is in flight)
         var state = Fixture.state()
         state.press("G")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         state.send(.tick(Fixture.now))
         state.send(.tick(Fixture.now.addingTimeInterval(5)))
         #expect(state.press("k") == [], "a failed prefetch is not retried on every move")
@@ -36,17 +36,17 @@ struct InfiniteScrollTests {
         #expect(App.view(state).trimmedLines[6] == " ⠋ loading page 2…")
         // And when the page arrives the selection moves onto its first item
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.selection == 10)
+        #expect(state.list.selection == 10)
     }
 
     @Test func anEmptyPageEndsTheFeed() {
         // Given pages 1 and 2, and page 3 comes back empty
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
         state.press("G")
-        #expect(state.requests.map(\.page) == [3])
+        #expect(state.feed.paging.requests.map(\.page) == [3])
         state.send(.pageLoaded(Fixture.page(3, items: [])))
         // Then "end of feed" closes the list and nothing more is asked for
-        #expect(state.endOfFeed)
+        #expect(state.feed.paging.endOfFeed)
         #expect(App.view(state).trimmedLines[6] == " end of feed")
         #expect(state.press("j") == [])
         #expect(state.press("n") == [])
@@ -54,7 +54,7 @@ struct InfiniteScrollTests {
         // Pressing n again while it shows says it once, not once per press
         #expect(state.press("n") == [] && state.press("n") == [])
         #expect(state.toasts.filter { $0.message == "end of feed" }.count == 1)
-        #expect(state.items.count == 20 && state.selection == 19)
+        #expect(state.list.items.count == 20 && state.list.selection == 19)
     }
 
     @Test func aPageTheLoaderEndedSaysWhyWhereTheFeedEnds() {
@@ -66,7 +66,7 @@ struct InfiniteScrollTests {
         repeated.endReason = "the server returned page 1 again: it ignores {page}?"
         state.send(.pageLoaded(repeated))
         // Then the list ends with the reason, and n says it rather than asking
-        #expect(state.endOfFeed)
+        #expect(state.feed.paging.endOfFeed)
         #expect(App.view(state).description.contains(" the server returned page 1 again: it ignores {page}?"))
         #expect(state.press("n") == [])
         #expect(state.toasts.last?.message == "the server returned page 1 again: it ignores {page}?")
@@ -79,7 +79,7 @@ struct InfiniteScrollTests {
         state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 1))))
         // Then moving about in the last third asks for nothing more
         #expect(state.press("k") == [] && state.press("j") == [] && state.press("g") == [] && state.press("G") == [])
-        #expect(state.requests.isEmpty)
+        #expect(state.feed.paging.requests.isEmpty)
         // But the user can still ask: n, or moving past the last item
         #expect(state.press("j") == [.load(page: 3, policy: .returnCacheElseLoad)])
     }

@@ -8,27 +8,27 @@ struct KeyTests {
     @Test func downAndJMoveAndStopAtTheEnd() {
         var state = Fixture.state()
         state.press(.down); state.press("j")
-        #expect(state.selection == 2)
+        #expect(state.list.selection == 2)
         for _ in 0..<20 { state.press("j") }
-        #expect(state.selection == 9)
+        #expect(state.list.selection == 9)
     }
 
     @Test func upAndKMoveAndStopAtTheTop() {
         var state = Fixture.state()
         for _ in 0..<5 { state.press(.down) }
         state.press(.up); state.press("k")
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
         for _ in 0..<20 { state.press("k") }
-        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(state.list.selection == 0 && state.list.scrollOffset == 0)
     }
 
     @Test func movingScrollsToKeepTheSelectionVisible() {
         // Given 40x8: 6 list rows
         var state = Fixture.state()
         for _ in 0..<7 { state.press("j") }
-        #expect(state.selection == 7 && state.scrollOffset == 2)
+        #expect(state.list.selection == 7 && state.list.scrollOffset == 2)
         for _ in 0..<7 { state.press("k") }
-        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(state.list.selection == 0 && state.list.scrollOffset == 0)
     }
 
     @Test func resizeKeepsTheSelectionVisible() {
@@ -36,13 +36,13 @@ struct KeyTests {
         for _ in 0..<5 { state.press("j") }
         state.send(.event(.resize(Size(width: 40, height: 4))))
         #expect(state.size == Size(width: 40, height: 4))
-        #expect(state.scrollOffset == 4)
+        #expect(state.list.scrollOffset == 4)
     }
 
     @Test func movingOnAnEmptyPageDoesNothing() {
         var state = Fixture.state(showing: Fixture.page(1, items: []))
         state.press("j")
-        #expect(state.selection == 0)
+        #expect(state.list.selection == 0)
     }
 
     @Test func qQuits() {
@@ -66,7 +66,7 @@ struct KeyTests {
         // Given a failure raised while `now` is stale
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         #expect(state.visibleToasts.count == 1)
         // When ticks arrive: the toast's clock starts at the first one
         let t0 = Fixture.now.addingTimeInterval(600)
@@ -84,7 +84,7 @@ struct KeyTests {
         var state = Fixture.state()
         for n in 2...6 {
             state.press("n")
-            state.send(.pageFailed(page: state.loading.page ?? 0, error: .transport("e\(n)")))
+            state.send(.pageFailed(page: state.feed.paging.loading.page ?? 0, error: .request(.transport("e\(n)"))))
         }
         #expect(state.visibleToasts.map(\.message) == ["page 2: e4", "page 2: e5", "page 2: e6"])
     }

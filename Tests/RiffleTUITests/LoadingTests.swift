@@ -12,16 +12,16 @@ struct LoadingTests {
         let effects = state.send(.start)
         // Then page 1 is requested, cache first
         #expect(effects == [.load(page: 1, policy: .returnCacheElseLoad)])
-        #expect(state.loading == .loading(page: 1, policy: .returnCacheElseLoad))
+        #expect(state.feed.paging.loading == .loading(page: 1, policy: .returnCacheElseLoad))
     }
 
     @Test func loadedPageReplacesTheList() {
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
         state.send(.pageLoaded(Fixture.page(1, source: .cache)))
-        #expect(state.items.count == 10)
-        #expect(state.loading == .idle)
-        #expect(state.pageInfo == PageInfo(source: .cache, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
+        #expect(state.list.items.count == 10)
+        #expect(state.feed.paging.loading == .idle)
+        #expect(state.list.pageInfo == PageInfo(source: .cache, fetchedAt: Fixture.now.addingTimeInterval(-180), status: 200))
     }
 
     @Test func nextPageKeepsTheListWhileLoadingThenSelectsItsFirstItem() {
@@ -32,12 +32,12 @@ struct LoadingTests {
         let effects = state.press("n")
         // Then page 2 is requested and page 1 stays, with a spinner row under it
         #expect(effects == [.load(page: 2, policy: .returnCacheElseLoad)])
-        #expect(state.items == Fixture.items(10, page: 1) && state.selection == 1)
-        #expect(state.isAppending)
+        #expect(state.list.items == Fixture.items(10, page: 1) && state.list.selection == 1)
+        #expect(state.feed.paging.isAppending)
         // When page 2 arrives, it is added below and its first item selected
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.items == Fixture.items(10, page: 1) + Fixture.items(10, page: 2))
-        #expect(state.selection == 10 && state.pageNumber == 2)
+        #expect(state.list.items == Fixture.items(10, page: 1) + Fixture.items(10, page: 2))
+        #expect(state.list.selection == 10 && state.list.pageNumber == 2)
     }
 
     @Test func keysKeepWorkingWhileLoadingAndAMoveCancelsTheJump() {
@@ -48,14 +48,14 @@ struct LoadingTests {
         state.press("j"); state.press("j")
         state.send(.pageLoaded(Fixture.page(2)))
         // Then the page is added but the selection stays where the user put it
-        #expect(state.selection == 2 && state.items.count == 20)
+        #expect(state.list.selection == 2 && state.list.items.count == 20)
     }
 
     @Test func nextOnALoadedPageJumpsWithoutLoading() {
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
         state.press("g")
         #expect(state.press("n") == [])
-        #expect(state.selection == 10 && state.pageNumber == 2)
+        #expect(state.list.selection == 10 && state.list.pageNumber == 2)
     }
 
     @Test func previousPageSelectsItsFirstItemAndStopsAtOne() {
@@ -64,10 +64,10 @@ struct LoadingTests {
         state.press("j"); state.press("j")
         // When p is pressed, page 1's first item is selected without a load
         #expect(state.press("p") == [])
-        #expect(state.selection == 0 && state.pageNumber == 1)
+        #expect(state.list.selection == 0 && state.list.pageNumber == 1)
         // And p again stays there
         state.press("p")
-        #expect(state.selection == 0 && state.requests.isEmpty)
+        #expect(state.list.selection == 0 && state.feed.paging.requests.isEmpty)
     }
 
     @Test func reloadBypassesCacheAndKeepsSelectionClamped() {
@@ -80,8 +80,8 @@ struct LoadingTests {
         #expect(state.press("r") == [], "a reload in flight is not asked for twice")
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(5))))
         // Then the selection is kept, clamped to the page's new last row
-        #expect(state.selection == 4)
-        #expect(state.items.count == 15)
+        #expect(state.list.selection == 4)
+        #expect(state.list.items.count == 15)
     }
 
     @Test func reloadReloadsThePageOfTheSelection() {
@@ -89,7 +89,7 @@ struct LoadingTests {
         state.press("j")
         #expect(state.press("r") == [.load(page: 2, policy: .reloadIgnoringCache)])
         state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 9))))
-        #expect(state.selection == 11 && state.items[11].title == "p9 item 2")
+        #expect(state.list.selection == 11 && state.list.items[11].title == "p9 item 2")
     }
 
     @Test func capitalRReloadsEveryLoadedPageInOrder() {
@@ -104,17 +104,17 @@ struct LoadingTests {
         state.send(.pageLoaded(Fixture.page(3, items: Fixture.items(4, page: 33))))
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(10, page: 11))))
         state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 22))))
-        #expect(state.items.map(\.title).first == "p11 item 1")
-        #expect(state.items.count == 24 && state.items[state.selection].title == "p22 item 10")
-        #expect(!state.requests.contains { $0.purpose == .reload })
+        #expect(state.list.items.map(\.title).first == "p11 item 1")
+        #expect(state.list.items.count == 24 && state.list.items[state.list.selection].title == "p22 item 10")
+        #expect(!state.feed.paging.requests.contains { $0.purpose == .reload })
     }
 
     @Test func reloadBeforeAnythingLoadedRetriesPageOne() {
         var state = AppState(feedTitle: "demo", size: Fixture.size, now: Fixture.now)
         state.send(.start)
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost", reason: "connection refused"))))
         #expect(state.press("R") == [.load(page: 1, policy: .returnCacheElseLoad)])
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost", reason: "connection refused"))))
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
     }
 
@@ -126,7 +126,7 @@ struct LoadingTests {
         state.press("j")
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(7))))
         // Then the same item stays selected
-        #expect(state.items[state.selection].title == "p2 item 2")
+        #expect(state.list.items[state.list.selection].title == "p2 item 2")
     }
 
     @Test func supersededJumpNeverReachesTheScreen() {
@@ -134,16 +134,16 @@ struct LoadingTests {
         var state = Fixture.state()
         #expect(state.press("n") == [.load(page: 2, policy: .returnCacheElseLoad)])
         #expect(state.press("n") == [], "page 3 can only follow page 2")
-        #expect(state.pendingJump == 3)
+        #expect(state.feed.paging.pendingJump == 3)
         // When page 2's answer arrives
         let effects = state.send(.pageLoaded(Fixture.page(2)))
-        // Then it joins the list below, the selection does not flash to it, and page 3 is asked for
-        #expect(effects == [.load(page: 3, policy: .returnCacheElseLoad)])
-        #expect(state.selection == 0 && state.scrollOffset == 0)
+        // Then it joins the list below (and the reading log), the selection does not flash to it, and page 3 is asked for
+        #expect(effects == [.record(Fixture.page(2).items), .load(page: 3, policy: .returnCacheElseLoad)])
+        #expect(state.list.selection == 0 && state.list.scrollOffset == 0)
         #expect(App.view(state).trimmedLines[1] == " p1 item 1")
         // When page 3 arrives, its first item is selected
         state.send(.pageLoaded(Fixture.page(3)))
-        #expect(state.selection == 20 && state.pageNumber == 3)
+        #expect(state.list.selection == 20 && state.list.pageNumber == 3)
     }
 
     @Test func answersNobodyAskedForAreDropped() {
@@ -152,7 +152,7 @@ struct LoadingTests {
         let before = state
         // When a page or a failure arrives that no request is waiting for
         state.send(.pageLoaded(Fixture.page(5)))
-        state.send(.pageFailed(page: 7, error: .transport("HTTP 500")))
+        state.send(.pageFailed(page: 7, error: .request(.transport("HTTP 500"))))
         // Then nothing changes
         #expect(state == before)
     }
@@ -162,9 +162,9 @@ struct LoadingTests {
         var state = Fixture.state()
         state.press("n"); state.press("n"); state.press("p")
         // Then the jump is to page 2, which is in flight
-        #expect(state.pendingJump == 2 && state.requests.map(\.page) == [2])
+        #expect(state.feed.paging.pendingJump == 2 && state.feed.paging.requests.map(\.page) == [2])
         state.send(.pageLoaded(Fixture.page(2)))
-        #expect(state.selection == 10 && state.pendingJump == nil)
+        #expect(state.list.selection == 10 && state.feed.paging.pendingJump == nil)
     }
 
     @Test func nextUnderAFilterSkipsPagesWithNoMatch() {
@@ -174,24 +174,24 @@ struct LoadingTests {
         for c in "item 5" { state.press(.character(c)) }
         state.press(.enter)
         state.press("g")
-        #expect(state.selectedItem?.title == "p1 item 5")
+        #expect(state.list.selectedItem?.title == "p1 item 5")
         // When n is pressed, then the first match after page 2's start is selected, on page 3
         #expect(state.press("n") == [])
-        #expect(state.selectedItem?.title == "p3 item 5" && state.pageNumber == 3)
+        #expect(state.list.selectedItem?.title == "p3 item 5" && state.list.pageNumber == 3)
     }
 
     @Test func previousAfterNextCountsFromTheWantedPage() {
         var state = Fixture.state(pages: (1...4).map { Fixture.page($0) })
         state.press("p"); state.press("p")
-        #expect(state.pageNumber == 2 && state.selection == 10)
+        #expect(state.list.pageNumber == 2 && state.list.selection == 10)
     }
 
     @Test func failureRaisesAToastAndKeepsThePage() {
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .cannotConnect(host: "localhost:1", reason: "connection refused")))
+        state.send(.pageFailed(page: 2, error: .request(.cannotConnect(host: "localhost:1", reason: "connection refused"))))
         #expect(state.toasts.map(\.message) == ["page 2: could not connect to localhost:1 (connection refused)"])
-        #expect(state.pageNumber == 1 && state.items.count == 10)
-        #expect(state.loading == .idle)
+        #expect(state.list.pageNumber == 1 && state.list.items.count == 10)
+        #expect(state.feed.paging.loading == .idle)
     }
 }

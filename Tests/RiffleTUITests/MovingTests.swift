@@ -14,7 +14,7 @@ struct MovingTests {
     func endGoesToTheLastItem(key: Key) {
         var state = Self.longList()
         state.press(key)
-        #expect(state.selection == 29 && state.scrollOffset == 25, "the spinner row of the prefetch shows too")
+        #expect(state.list.selection == 29 && state.list.scrollOffset == 25, "the spinner row of the prefetch shows too")
     }
 
     @Test(arguments: [Key.home, .character("g")])
@@ -22,36 +22,36 @@ struct MovingTests {
         var state = Self.longList()
         state.press("G")
         state.press(key)
-        #expect(state.selection == 0 && state.scrollOffset == 0)
+        #expect(state.list.selection == 0 && state.list.scrollOffset == 0)
     }
 
     @Test func pageDownAndUpMoveAScreenful() {
         var state = Self.longList()
         state.press(.pageDown)
-        #expect(state.selection == 6 && state.scrollOffset == 1)
+        #expect(state.list.selection == 6 && state.list.scrollOffset == 1)
         state.press(.pageDown); state.press(.pageDown); state.press(.pageDown); state.press(.pageDown)
-        #expect(state.selection == 29)
+        #expect(state.list.selection == 29)
         state.press(.pageUp)
-        #expect(state.selection == 23)
+        #expect(state.list.selection == 23)
     }
 
     @Test func controlDAndUMoveHalfAScreen() {
         var state = Self.longList()
         state.press(.control("d"))
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
         state.press(.control("d"))
-        #expect(state.selection == 6)
+        #expect(state.list.selection == 6)
         state.press(.control("u"))
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
     }
 
     @Test func mouseWheelMovesThree() {
         var state = Self.longList()
         state.send(.event(.mouseWheel(up: false)))
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
         state.send(.event(.mouseWheel(up: true)))
         state.send(.event(.mouseWheel(up: true)))
-        #expect(state.selection == 0)
+        #expect(state.list.selection == 0)
     }
 
     @Test func clickSelectsTheRowClicked() {
@@ -62,13 +62,13 @@ struct MovingTests {
         // When row 3 of the screen (the third list row) is clicked
         state.send(.event(.mouseClick(x: 5, y: 3)))
         // Then the item drawn there is selected
-        #expect(state.selection == state.scrollOffset + 2)
-        #expect(App.view(state).trimmedLines[3] == " p1 item \(state.selection + 1)")
+        #expect(state.list.selection == state.list.scrollOffset + 2)
+        #expect(App.view(state).trimmedLines[3] == " p1 item \(state.list.selection + 1)")
     }
 
     @Test func clickOutsideTheListChangesNothing() {
         var state = Fixture.state(showing: Fixture.page(1, items: Fixture.items(3)))
         for y in [0, 5, 7] { state.send(.event(.mouseClick(x: 1, y: y))) }
-        #expect(state.selection == 0)
+        #expect(state.list.selection == 0)
     }
 }

@@ -28,7 +28,7 @@ struct OverlayTests {
         try keymap.bind("x", to: "open-link")
         try keymap.bind("o", to: "none")
         var state = Fixture.state(size: Size(width: 60, height: 30))
-        state.keymap = keymap
+        state.settings.keymap = keymap
         state.press("?")
         // Then the help lists x for it, and o nowhere
         let lines = App.view(state).trimmedLines
@@ -55,8 +55,8 @@ struct OverlayTests {
         var state = Fixture.state(size: Size(width: 60, height: 30))
         state.press("?")
         let effects = state.press(key)
-        #expect(state.overlay == nil)
-        #expect(effects == [] && state.selection == 0 && !state.shouldQuit && state.mode == .list)
+        #expect(state.screens.overlay == nil)
+        #expect(effects == [] && state.list.selection == 0 && !state.shouldQuit && state.screens.shown == .list)
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
@@ -72,14 +72,14 @@ struct OverlayTests {
         lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
         #expect(lines[10] == " │ j k scroll · 3-10 of 22 · other keys close            │")
-        #expect(state.selection == 0)
+        #expect(state.list.selection == 0)
         // And it stops at the last line
         for _ in 0..<30 { state.press("j") }
         lines = App.view(state).trimmedLines
         #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
-        #expect(state.overlay == .help(scroll: 14))
+        #expect(state.screens.overlay == .help(scroll: 14))
         // When another key is pressed, the help closes and the key does nothing else
-        #expect(state.press("q") == [] && state.overlay == nil && !state.shouldQuit)
+        #expect(state.press("q") == [] && state.screens.overlay == nil && !state.shouldQuit)
     }
 
     /// Every key a browser might get, but for typing into the filter.
@@ -131,23 +131,23 @@ struct OverlayTests {
         state.press("?")
         state.send(.event(.mouseWheel(up: false)))
         state.send(.event(.mouseClick(x: 2, y: 4)))
-        #expect(state.selection == 0 && state.overlay == .help(scroll: 0))
+        #expect(state.list.selection == 0 && state.screens.overlay == .help(scroll: 0))
     }
 
     @Test func helpOpensFromTheDetailToo() {
         var state = Fixture.state()
         state.press(.enter)
         state.press("?")
-        #expect(state.overlay == .help(scroll: 0))
+        #expect(state.screens.overlay == .help(scroll: 0))
         state.press("x")
-        #expect(state.overlay == nil && state.detail != nil)
+        #expect(state.screens.overlay == nil && state.detail != nil)
     }
 
     @Test func capitalLShowsEveryPastMessageNewestLast() {
         // Given two messages, long faded
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .transport("timed out")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("timed out"))))
         state.press("o")
         state.send(.tick(Fixture.now))
         state.send(.tick(Fixture.now.addingTimeInterval(10)))
@@ -161,9 +161,9 @@ struct OverlayTests {
         #expect(lines[3] == " p│ no link                          │")
         // And keys other than Esc/q/L do nothing; Esc closes
         state.press("j")
-        #expect(state.overlay == .log && state.selection == 0)
+        #expect(state.screens.overlay == .log && state.list.selection == 0)
         state.press(.escape)
-        #expect(state.overlay == nil && !state.shouldQuit)
+        #expect(state.screens.overlay == nil && !state.shouldQuit)
     }
 
     @Test func emptyLogSaysSo() {
@@ -171,6 +171,6 @@ struct OverlayTests {
         state.press("L")
         #expect(App.view(state).trimmedLines[3].contains("no messages"))
         state.press("q")
-        #expect(state.overlay == nil && !state.shouldQuit)
+        #expect(state.screens.overlay == nil && !state.shouldQuit)
     }
 }

@@ -39,7 +39,7 @@ struct PagingTests {
         #expect(lines[1] == " p1 item 10")
         #expect(lines[2] == " ─ page 2 ─────────────────────────────")
         #expect(lines[3] == " p2 item 1")
-        #expect(state.selection == 9 && state.pageNumber == 1)
+        #expect(state.list.selection == 9 && state.list.pageNumber == 1)
     }
 
     @Test func aShortLastPageStillStartsAtTheTopAndMovingKeepsTheView() {
@@ -54,7 +54,7 @@ struct PagingTests {
         // And moving within it does not pull page 1 back into view
         state.press("j")
         lines = App.view(state).trimmedLines
-        #expect(lines[1] == " ─ page 2 ─────────────────────────────" && state.selection == 11)
+        #expect(lines[1] == " ─ page 2 ─────────────────────────────" && state.list.selection == 11)
         // While moving up into page 1 scrolls as usual, filling the screen again
         state.press("k"); state.press("k")
         #expect(Array(App.view(state).trimmedLines[1...6]) == [
@@ -66,9 +66,9 @@ struct PagingTests {
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2)])
         state.press("k")
         state.send(.event(.mouseClick(x: 3, y: 2)))
-        #expect(state.selection == 9)
+        #expect(state.list.selection == 9)
         state.send(.event(.mouseClick(x: 3, y: 4)))
-        #expect(state.selectedItem?.title == "p2 item 2")
+        #expect(state.list.selectedItem?.title == "p2 item 2")
     }
 
     @Test func underAFilterBoundariesSeparateThePagesThatMatch() {

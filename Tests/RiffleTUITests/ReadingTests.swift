@@ -21,7 +21,7 @@ struct ReadingTests {
         // When a second passes, nothing yet; after a moment it is seen and the log is told
         #expect(state.send(.tick(Fixture.now.addingTimeInterval(1))) == [])
         let effects = state.send(.tick(Fixture.now.addingTimeInterval(1.6)))
-        #expect(effects == [.mark([state.items[0]], seen: true)])
+        #expect(effects == [.mark([state.list.items[0]], seen: true)])
         #expect(state.isSeen(0) == true && state.unseenCount == 9)
         #expect(App.view(state).trimmedLines[7].contains("9 new"))
         // And moving through quickly marks nothing more
@@ -31,12 +31,12 @@ struct ReadingTests {
 
     @Test func seenRowsAreDimmerAndUnderNoColourCarryAGlyph() {
         var state = Fixture.state(size: Self.wide)
-        state.send(.seenLoaded([state.items[1].readingKey]))
+        state.send(.seenLoaded([state.list.items[1].readingKey]))
         var buffer = App.view(state)
         #expect(buffer[1, 2].style.dim && buffer[1, 2].style.role == .dim, "the seen title is dim")
         #expect(!buffer[1, 3].style.dim, "unseen ones are not")
         #expect(buffer.trimmedLines[2] == " p1 item 2")
-        state.marksWithGlyphs = true
+        state.settings.marksWithGlyphs = true
         buffer = App.view(state)
         #expect(buffer.trimmedLines[2] == "·p1 item 2" && buffer.trimmedLines[3] == " p1 item 3")
     }
@@ -45,21 +45,21 @@ struct ReadingTests {
         var state = Fixture.state(size: Self.wide)
         state.send(.seenLoaded([]))
         state.press("j")
-        #expect(state.press("m") == [.mark([state.items[1]], seen: true)])
-        #expect(state.press("m") == [.mark([state.items[1]], seen: false)])
+        #expect(state.press("m") == [.mark([state.list.items[1]], seen: true)])
+        #expect(state.press("m") == [.mark([state.list.items[1]], seen: false)])
         // It stays unseen while it stays selected
         #expect(state.send(.tick(Fixture.now.addingTimeInterval(60))) == [])
         #expect(state.isSeen(1) == false)
         let all = state.press("M")
-        #expect(all == [.mark(state.items, seen: true)])
+        #expect(all == [.mark(state.list.items, seen: true)])
         #expect(state.unseenCount == 0 && App.view(state).trimmedLines[7].contains("nothing new"))
     }
 
     @Test func marksMadeBeforeTheLogAnsweredAreKept() {
         var state = Fixture.state()
         state.press("m")
-        state.send(.seenLoaded([state.items[5].readingKey]))
-        #expect(state.seen == [state.items[0].readingKey, state.items[5].readingKey])
+        state.send(.seenLoaded([state.list.items[5].readingKey]))
+        #expect(state.feed.reading.seen == [state.list.items[0].readingKey, state.list.items[5].readingKey])
     }
 
     @Test func anItemAlreadyListedOnAnEarlierPageIsListedOnce() {
@@ -68,7 +68,7 @@ struct ReadingTests {
         let two = [Self.item("b", url: "https://x.example/other"), Self.item("c", url: "https://x.example/a"), Self.item("d")]
         let state = Fixture.state(pages: [Fixture.page(1, items: one), Fixture.page(2, items: two)], size: Self.wide)
         // Then the list has a, b, d: the repeats are left out
-        #expect(state.rows.map { state.items[$0].title } == ["a", "b", "d"])
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["a", "b", "d"])
         #expect(App.view(state).trimmedLines[7].hasPrefix(" demo feed · item 3/3 · page 2"))
     }
 
@@ -89,15 +89,15 @@ struct ReadingTests {
         var state = Fixture.state(pages: [Fixture.page(1, items: items), Fixture.page(2, items: [Self.item("two", age: 5)])], size: Self.wide)
         state.press("g")
         state.press("s")
-        #expect(state.rows.map { state.items[$0].title } == ["two", "new", "mid", "old", "none"])
-        #expect(state.selectedItem?.title == "old" && !state.lines.contains { $0.isPageBoundary })
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["two", "new", "mid", "old", "none"])
+        #expect(state.list.selectedItem?.title == "old" && !state.list.lines.contains { $0.isPageBoundary })
         #expect(App.view(state).trimmedLines[7].contains("· newest first ·"))
         state.press("s")
-        #expect(state.rows.map { state.items[$0].title } == ["mid", "old", "new", "none", "two"])
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["mid", "old", "new", "none", "two"])
         #expect(App.view(state).trimmedLines[7].contains("top score first"))
         state.press("s")
-        #expect(state.rows.map { state.items[$0].title } == ["old", "new", "mid", "none", "two"])
-        #expect(state.lines.contains { $0.isPageBoundary })
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["old", "new", "mid", "none", "two"])
+        #expect(state.list.lines.contains { $0.isPageBoundary })
     }
 }
 
@@ -112,14 +112,14 @@ struct NewItemsTests {
         let titles = (1...20).map { "item \($0)" }
         var state = Fixture.state(showing: Self.page(titles))
         for _ in 0..<9 { state.press("j") }
-        let line = state.lineOfRow[state.selection] - state.scrollOffset
+        let line = state.list.lineOfRow[state.list.selection] - state.list.scrollOffset
         // When r brings two new items at the top
         state.press("r")
         state.send(.pageLoaded(Self.page(["x", "y"] + titles)))
         // Then the same item is still selected on the same line of the screen, and a toast counts the new ones
-        #expect(state.selectedItem?.title == "item 10")
-        #expect(state.lineOfRow[state.selection] - state.scrollOffset == line)
-        #expect(state.arrived == ["id:x", "id:y"])
+        #expect(state.list.selectedItem?.title == "item 10")
+        #expect(state.list.lineOfRow[state.list.selection] - state.list.scrollOffset == line)
+        #expect(state.feed.reading.arrived == ["id:x", "id:y"])
         #expect(state.toasts.last?.message == "2 new items")
         // And at the top they carry "new"
         state.press("g")
@@ -133,7 +133,7 @@ struct NewItemsTests {
         state.press("r")
         state.send(.pageLoaded(Self.page(["a", "b", "c"], source: .revalidated)))
         #expect(state.toasts.last?.message == "no new items")
-        #expect(state.selection == 1 && state.arrived.isEmpty)
+        #expect(state.list.selection == 1 && state.feed.reading.arrived.isEmpty)
     }
 
     @Test func capitalRSaysOnceWhenEveryPageIsAnswered() {
@@ -150,17 +150,17 @@ struct NewItemsTests {
         let more = (1...20).map { "item \($0)" }
         var state = Fixture.state(showing: Self.page(["a", "b", "c"] + more), size: Size(width: 80, height: 8))
         state.press("w")
-        #expect(state.watch?.interval == 300)
+        #expect(state.feed.watch?.interval == 300)
         for _ in 0..<14 { state.press("j") }
         // When the interval passes, page 1 is revalidated (a 304 when nothing changed)
         #expect(state.send(.tick(Fixture.now.addingTimeInterval(100))) == [])
         #expect(state.send(.tick(Fixture.now.addingTimeInterval(301))) == [.load(page: 1, policy: .returnCacheThenLoad)])
         // And when it brings n, pushing c off the page, c stays listed and b stays where it was
-        let line = state.lineOfRow[state.selection] - state.scrollOffset
+        let line = state.list.lineOfRow[state.list.selection] - state.list.scrollOffset
         state.send(.pageLoaded(Self.page(["n", "a", "b"] + more)))
-        #expect(state.rows.map { state.items[$0].title } == ["n", "a", "b"] + more + ["c"])
-        #expect(state.selectedItem?.title == "item 12" && state.lineOfRow[state.selection] - state.scrollOffset == line)
-        #expect(state.arrived == ["id:n"] && state.toasts.last?.message == "1 new item")
+        #expect(state.list.rows.map { state.list.items[$0].title } == ["n", "a", "b"] + more + ["c"])
+        #expect(state.list.selectedItem?.title == "item 12" && state.list.lineOfRow[state.list.selection] - state.list.scrollOffset == line)
+        #expect(state.feed.reading.arrived == ["id:n"] && state.toasts.last?.message == "1 new item")
         #expect(App.view(state).trimmedLines[7].contains("watch 5m"))
         // A watch that finds nothing says nothing
         state.send(.tick(Fixture.now.addingTimeInterval(700)))
@@ -168,7 +168,7 @@ struct NewItemsTests {
         #expect(state.toasts.last?.message == "1 new item" && state.toasts.count == 2)
         // w stops it
         state.press("w")
-        #expect(state.watch == nil && state.send(.tick(Fixture.now.addingTimeInterval(5000))) == [])
+        #expect(state.feed.watch == nil && state.send(.tick(Fixture.now.addingTimeInterval(5000))) == [])
     }
 }
 
@@ -195,12 +195,12 @@ struct DailyScreensTests {
         var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]))
         #expect(state.press("c") == [] && state.press("C") == [])
         #expect(state.toasts.map(\.message).allSatisfy { $0.hasPrefix("no comments") || $0.hasPrefix("no discussion") })
-        #expect(state.mode == .list)
+        #expect(state.screens.shown == .list)
     }
 
     @Test func cShowsTheThreadAsAnIndentedTreeThatFolds() {
         var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]), size: Size(width: 40, height: 14))
-        state.commentsAvailable = true
+        state.feed.commentsAvailable = true
         #expect(state.press("c") == [.loadComments(Self.story, policy: .returnCacheElseLoad), .mark([Self.story], seen: true)])
         #expect(App.view(state).trimmedLines.contains { $0.hasSuffix(" loading comments…") })
         state.send(.commentsLoaded(item: Self.story.readingKey, Self.thread))
@@ -229,23 +229,21 @@ struct DailyScreensTests {
         state.press("j")
         #expect(state.comments?.selection == 3)
         state.press("q")
-        #expect(state.mode == .list && !state.shouldQuit)
+        #expect(state.screens.shown == .list && !state.shouldQuit)
     }
 
     @Test func aCommentsFailureSaysWhyWithTheWayToRetry() {
         var state = Fixture.state(showing: Fixture.page(1, items: [Self.story]), size: Size(width: 40, height: 10))
-        state.commentsAvailable = true
+        state.feed.commentsAvailable = true
         state.press("c")
-        state.send(.commentsFailed(item: Self.story.readingKey, .httpStatus(code: 404, excerpt: "")))
+        state.send(.commentsFailed(item: Self.story.readingKey, .request(.httpStatus(code: 404, excerpt: ""))))
         #expect(App.view(state).trimmedLines.contains { $0.contains("r to retry") })
         #expect(state.press("r") == [.loadComments(Self.story, policy: .reloadIgnoringCache)])
     }
 
     @Test func theFeedListShowsCountsOpensAFeedAndComesBack() {
         // Given the browser starting on the feed list
-        var state = AppState(feedTitle: "feeds", size: Size(width: 80, height: 8), now: Fixture.now)
-        state.mode = .feeds(FeedListState())
-        state.hasFeed = false
+        var state = AppState.feedList(size: Size(width: 80, height: 8), now: Fixture.now)
         #expect(state.send(.start) == [.listFeeds])
         state.send(.feedsListed([FeedEntry(name: "hn", description: "Hacker News", origin: .preset),
                                  FeedEntry(name: "reddit", description: "a subreddit", argument: "SUBREDDIT", origin: .preset)]))
@@ -257,7 +255,7 @@ struct DailyScreensTests {
         // When Enter opens hn, the browser loads it and q comes back to the list
         #expect(state.press(.enter) == [.openFeed("hn")])
         #expect(state.send(.feedOpened(title: "hn", hasComments: true)) == [.load(page: 1, policy: .returnCacheElseLoad)])
-        #expect(state.mode == .list && state.feedTitle == "hn" && state.commentsAvailable)
+        #expect(state.screens.shown == .list && state.feed.title == "hn" && state.feed.commentsAvailable)
         state.send(.pageLoaded(Fixture.page(1)))
         // (the list asks for its counts again: the feed just read changed them)
         #expect(state.press("q") == [.listFeeds] && state.feeds != nil && !state.shouldQuit)
@@ -278,10 +276,10 @@ struct DailyScreensTests {
         #expect(state.feeds != nil)
         #expect(App.view(state).trimmedLines[0].hasSuffix("Enter opens · q back"))
         state.press(.escape)
-        #expect(state.mode == .list && state.selection == 1)
+        #expect(state.screens.shown == .list && state.list.selection == 1)
         // q comes back too, without quitting
         state.press("F")
-        #expect(state.press("q") == [] && state.mode == .list && !state.shouldQuit)
+        #expect(state.press("q") == [] && state.screens.shown == .list && !state.shouldQuit)
     }
 
     @Test func capitalSSearchesEverythingSeenAndShowsTheMatches() throws {
@@ -303,11 +301,11 @@ struct DailyScreensTests {
         #expect(state.detail?.item.title == "Swift on Linux")
         state.press("q")
         state.press("q")
-        #expect(state.mode == .list && !state.shouldQuit)
+        #expect(state.screens.shown == .list && !state.shouldQuit)
     }
 }
 
 extension AppState {
-    var comments: CommentsState? { if case .comments(let c) = mode { c } else { nil } }
-    var feeds: FeedListState? { if case .feeds(let f) = mode { f } else { nil } }
+    var comments: CommentsScreen? { if case .comments(let c) = screens.shown { c } else { nil } }
+    var feeds: FeedsScreen? { if case .feeds(let f) = screens.shown { f } else { nil } }
 }

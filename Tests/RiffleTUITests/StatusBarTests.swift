@@ -39,7 +39,7 @@ struct StatusBarTests {
         // Given a cached page and a reload that cannot connect
         var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, error: .cannotConnect(host: "localhost:9", reason: "connection refused")))
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost:9", reason: "connection refused"))))
         // Then the bar says offline
         #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · offline · fetched 3m ago")
         // When a page comes from the network, it no longer does
@@ -51,17 +51,27 @@ struct StatusBarTests {
     @Test func anHTTPErrorIsNotOffline() {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")
-        state.send(.pageFailed(page: 1, error: .httpStatus(code: 500, excerpt: "")))
-        #expect(!state.isOffline)
+        state.send(.pageFailed(page: 1, error: .request(.httpStatus(code: 500, excerpt: ""))))
+        #expect(!state.feed.isOffline)
     }
 
-    @Test func connectivityFailuresAreRecognisedFromRiffleErrors() {
-        let unreachable: [RiffleError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline,
-                                          .timedOut(host: "h:1"), .tls(host: "h", reason: "r")]
-        let answered: [RiffleError] = [.httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"),
-                                       .noItems(keys: []), .notCached, .envelope(message: "timed out")]
-        #expect(unreachable.allSatisfy { $0.isConnectivityFailure })
-        #expect(!answered.contains { $0.isConnectivityFailure })
+    @Test func aTimeoutOrAStallIsNotOffline() {
+        for failure: RiffleError in [.timedOut(host: "x.test"), .stalled(host: "x.test", seconds: 20)] {
+            var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
+            state.press("r")
+            state.send(.pageFailed(page: 1, error: .request(failure)))
+            #expect(!state.feed.isOffline, "\(failure)")
+            #expect(!Self.statusLine(state).contains("offline"), "\(failure)")
+        }
+    }
+
+    @Test func onlyAnUnreachableNetworkOrHostIsOffline() {
+        let unreachable: [FeedError] = [.cannotConnect(host: "h", reason: "r"), .dnsFailure(host: "h"), .offline].map { .request($0) }
+        let reachedOrUnknown: [FeedError] = [.timedOut(host: "h:1"), .stalled(host: "h", seconds: 20), .tls(host: "h", reason: "r"),
+                                             .httpStatus(code: 404, excerpt: "x"), .invalidJSON(offset: 1, reason: "r"), .notCached,
+                                             .envelope(message: "timed out")].map { .request($0) } + [.noItems(keys: [])]
+        #expect(unreachable.allSatisfy { $0.isOffline })
+        #expect(!reachedOrUnknown.contains { $0.isOffline })
     }
 
     @Test func shortOfSpaceTheFeedNameThenTheCountGo() {

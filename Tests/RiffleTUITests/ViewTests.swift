@@ -98,7 +98,7 @@ struct ViewTests {
         // Given a failed load
         var state = Fixture.state()
         state.press("n")
-        state.send(.pageFailed(page: 2, error: .transport("HTTP 500 Internal Server Error")))
+        state.send(.pageFailed(page: 2, error: .request(.transport("HTTP 500 Internal Server Error"))))
         // When drawn
         let buffer = App.view(state)
         // Then the toast is the row above the status bar
@@ -115,7 +115,7 @@ struct ViewTests {
         var state = Fixture.state()
         for message in ["one", "two", "three", "four"] {
             state.press("n")
-            state.send(.pageFailed(page: 2, error: .transport(message)))
+            state.send(.pageFailed(page: 2, error: .request(.transport(message))))
         }
         #expect(Array(App.view(state).trimmedLines[4...6]) == [" page 2: two", " page 2: three", " page 2: four"])
     }

@@ -116,7 +116,7 @@ struct RiffleTestChild {
                 _ = try await loader.load(number, policy: .returnCacheDontLoad)
                 checks.check(false, "page \(number) was stored")
             } catch {
-                checks.check(error == .notCached, "page \(number): \(error)")
+                checks.check(error == .request(.notCached), "page \(number): \(error)")
             }
         }
         let lines = log.lines

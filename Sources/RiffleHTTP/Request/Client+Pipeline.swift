@@ -2,34 +2,15 @@ import Foundation
 import RiffleJSON
 import Synchronization
 
-/// A cache to use instead of the configuration's, for callers that keep bodies in places of their own
-/// (`PageLoader` keeps each page in its file): given the request, the endpoint's policy and lifetime, and
-/// the pipeline's `validate` (which decodes the body itself, so the cache need not parse it again) and
-/// `fetch`, it answers as `ResponseCaching.response` does.
-package struct CacheTarget: Sendable {
-    package typealias Respond = @Sendable (_ request: HTTPRequest, _ policy: CachePolicy, _ lifetime: CacheLifetime,
-                                           _ validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
-                                           _ fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
-        async throws(RiffleError) -> CachedResponse
-    package var respond: Respond
-
-    package init(_ respond: @escaping Respond) { self.respond = respond }
-}
-
 extension Client {
-    /// The whole pipeline for one endpoint.
+    /// The whole pipeline for one endpoint, as one plugin call (`perform(_:context:target:)` is its
+    /// package entry point).
     /// - Parameters:
     ///   - context: progress and limits for the transfer.
     ///   - target: the cache and body location to use instead of the configuration's cache.
-    package func perform<Response>(_ endpoint: Endpoint<Response>, context: TransferContext = TransferContext(),
-                           target: CacheTarget? = nil) async throws(RiffleError) -> ClientResponse<Response> {
-        let request = try request(for: endpoint)
-        let plugins = configuration.plugins
-        let call = ClientCall(request: request, name: endpoint.name, tags: endpoint.tags)
-        let clock = ContinuousClock()
-        let start = clock.now
-        for plugin in plugins { plugin.willSend(call) }
-        do throws(RiffleError) {
+    func run<Response>(_ endpoint: Endpoint<Response>, context: TransferContext,
+                       target: CacheTarget?) async throws(RiffleError) -> ClientResponse<Response> {
+        try await withPluginCall(endpoint) { request throws(RiffleError) in
             let envelope = envelopeRule(for: endpoint)
             let decoder = configuration.decoder
             let fetch = fetcher(for: endpoint, context: context)
@@ -58,30 +39,15 @@ extension Client {
                 if let kept, kept.body == cached.response.body { return kept.value }
                 return try Self.decode(cached.response, for: endpoint, envelope: envelope, decoder: decoder)
             }
-            for plugin in plugins { plugin.didReceive(cached, for: call, duration: clock.now - start) }
             var reply = ClientResponse(value: value, response: cached.response, source: cached.source, fetchedAt: cached.fetchedAt)
             reply.freshUntil = cached.freshUntil
-            return reply
-        } catch {
-            let reported: RiffleError = Task.isCancelled ? .cancelled : error
-            for plugin in plugins { plugin.didFail(reported, for: call, duration: clock.now - start) }
-            throw reported
+            return (reply, cached)
         }
     }
 
     /// Only reads are cached, unless the endpoint asks: a POST's answer usually describes that one call.
     static func isCacheable<Response>(_ endpoint: Endpoint<Response>) -> Bool {
         endpoint.method == .get || endpoint.cacheEligibility == .anyMethod
-    }
-
-    /// How long `endpoint`'s answers stay fresh: its `maxAge` (else the client's default) as a fallback
-    /// for the server's headers, or over them when the app's time has precedence.
-    package func lifetime<Response>(for endpoint: Endpoint<Response>) -> CacheLifetime {
-        let seconds = endpoint.maxAge ?? configuration.defaultMaxAge
-        switch endpoint.maxAgePrecedence ?? configuration.maxAgePrecedence {
-        case .server: return .server(fallback: seconds)
-        case .app: return .fixed(seconds)
-        }
     }
 
     func envelopeRule<Response>(for endpoint: Endpoint<Response>) -> EnvelopeRule? {

@@ -14,7 +14,7 @@ extension Client {
     ///         print(reply.source, reply.value.map(\.title))   // the cache's, then the network's if it differs
     ///     }
     /// } catch {
-    ///     print(error.isConnectivityFailure ? "offline" : "\(error)")
+    ///     print(error.isOffline ? "offline" : "\(error)")
     /// }
     /// ```
     ///
@@ -53,14 +53,7 @@ extension Client {
             deliver(try await send(endpoint))
             return
         }
-        let request = try request(for: endpoint)
-        let plugins = configuration.plugins
-        let call = ClientCall(request: request, name: endpoint.name, tags: endpoint.tags)
-        let clock = ContinuousClock()
-        let start = clock.now
-        for plugin in plugins { plugin.willSend(call) }
-        var last: CachedResponse?
-        do throws(RiffleError) {
+        try await withPluginCall(endpoint) { request throws(RiffleError) in
             let envelope = envelopeRule(for: endpoint)
             let decoder = configuration.decoder
             let validate: @Sendable (HTTPResponse) throws(RiffleError) -> Void = { response throws(RiffleError) in
@@ -68,6 +61,7 @@ extension Client {
             }
             let answers = cache.responses(for: request, policy: endpoint.cachePolicy, lifetime: lifetime(for: endpoint),
                                           validate: validate, fetch: fetcher(for: endpoint, context: TransferContext()))
+            var last: CachedResponse?
             do {
                 for try await cached in answers {
                     let value = try Self.decode(cached.response, for: endpoint, envelope: envelope, decoder: decoder)
@@ -79,11 +73,7 @@ extension Client {
             }
             if Task.isCancelled { throw .cancelled }
             guard let last else { throw .notCached }
-            for plugin in plugins { plugin.didReceive(last, for: call, duration: clock.now - start) }
-        } catch {
-            let reported: RiffleError = Task.isCancelled ? .cancelled : error
-            for plugin in plugins { plugin.didFail(reported, for: call, duration: clock.now - start) }
-            throw reported
+            return ((), last)
         }
     }
 }

@@ -75,7 +75,8 @@ public final class Client: Sendable {
 
     /// The configuration the client was built from.
     public let configuration: Configuration
-    package let transport: any HTTPTransporting
+    /// What sends the requests (`transport` is its package name, in Client+PackageHooks.swift).
+    let sender: any HTTPTransporting
     /// Transfers in flight, which identical requests join (`Endpoint.duplicates`).
     let flights = TransferFlights()
 
@@ -83,13 +84,13 @@ public final class Client: Sendable {
     /// clients that share one share its connections).
     public init(_ configuration: Configuration, transport: any HTTPTransporting = CurlTransport()) {
         self.configuration = configuration
-        self.transport = transport
+        sender = transport
     }
 
     /// Sends `endpoint` and returns its decoded value with the response it came from.
     /// - Throws: `RiffleError`; `.cancelled` when the calling task is cancelled.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(RiffleError) -> ClientResponse<Response> {
-        try await perform(endpoint)
+        try await run(endpoint, context: TransferContext(), target: nil)
     }
 
     /// The request `endpoint` becomes, processors applied.
@@ -113,9 +114,6 @@ public final class Client: Sendable {
         }
         return request
     }
-
-    /// Where credential processors may send what they add: the base URLs' origins.
-    package var trustedOrigins: [Origin] { [Origin(configuration.baseURL), configuration.secondaryBaseURL.flatMap(Origin.init)].compactMap { $0 } }
 
     private func url<Response>(for endpoint: Endpoint<Response>) throws(RiffleError) -> URL {
         let base: URL

@@ -7,8 +7,9 @@ import RiffleJSON
 ///
 /// Every `willSend` is followed by exactly one finishing callback, `didReceive` or `didFail`, on every
 /// path: `send`, `updates` (one call however many values it delivers), batches, retries (each retry is
-/// told with `willRetry`, inside the call) and cancellation (`didFail` with `.cancelled`). So a counter
-/// of calls in flight always returns to zero:
+/// told with `willRetry`, inside the call), cancellation (`didFail` with `.cancelled`) and an endpoint
+/// that fails before anything is sent (`willSend` with no `request`, then `didFail`). So a counter of
+/// calls in flight always returns to zero:
 ///
 /// ```swift
 /// import Synchronization
@@ -34,7 +35,8 @@ import RiffleJSON
 /// history.tags = [.silent]    // no spinner for this one
 /// ```
 public protocol ClientPlugin: Sendable {
-    /// Before the call's request is sent (after the processors ran), or looked up in the cache.
+    /// Before the call's request is sent (after the processors ran), or looked up in the cache; with no
+    /// `request` when the endpoint could not be made into one.
     func willSend(_ call: ClientCall)
     /// Before a transient failure is retried, after `delay` (which honours `Retry-After`).
     func willRetry(_ call: ClientCall, after delay: Duration, because failure: RiffleError)
@@ -58,15 +60,17 @@ extension ClientPlugin {
 
 /// One call of an endpoint as plugins see it: the request as sent, and what the endpoint says about itself.
 public struct ClientCall: Sendable {
-    /// The request, processors applied (for `willRetry`, with the cache's conditional headers).
-    public var request: HTTPRequest
+    /// The request, processors applied (for `willRetry`, with the cache's conditional headers); nil
+    /// when the endpoint could not be made into one (no secondary base URL, a processor or a body that
+    /// failed), and `didFail` then says why.
+    public var request: HTTPRequest?
     /// The endpoint's name (`Endpoint.name`), if it has one: "login", "history".
     public var name: String?
     /// The endpoint's tags (`Endpoint.tags`), e.g. `.silent`.
     public var tags: Set<RequestTag>
 
     /// A call of `request`, named and tagged as its endpoint is.
-    public init(request: HTTPRequest, name: String? = nil, tags: Set<RequestTag> = []) {
+    public init(request: HTTPRequest?, name: String? = nil, tags: Set<RequestTag> = []) {
         self.request = request
         self.name = name
         self.tags = tags

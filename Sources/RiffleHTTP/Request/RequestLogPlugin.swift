@@ -36,12 +36,13 @@ public final class RequestLogPlugin: ClientPlugin {
 
     /// Logs the failure in one line.
     public func didFail(_ error: RiffleError, for call: ClientCall, duration: Duration) {
-        write(call.request, outcome: "error(\(error)) 0B", duration: duration, source: "network")
+        // A call that failed before sending has no request and reached nothing.
+        write(call.request, outcome: "error(\(error)) 0B", duration: duration, source: call.request == nil ? "-" : "network")
     }
 
-    private func write(_ request: HTTPRequest, outcome: String, duration: Duration, source: String) {
+    private func write(_ request: HTTPRequest?, outcome: String, duration: Duration, source: String) {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        let line = "\(request.method.rawValue) \(request.redactedURL) \(outcome) \(ms)ms \(source)\n"
+        let line = "\(request?.method.rawValue ?? "-") \(request?.redactedURL ?? "-") \(outcome) \(ms)ms \(source)\n"
         lock.withLock { _ in
             if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             guard let handle = FileHandle(forWritingAtPath: path) else { return }

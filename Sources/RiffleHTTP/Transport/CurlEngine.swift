@@ -23,6 +23,8 @@ final class CurlEngine: Sendable {
 
     private let inbox = Mutex(Inbox())
     private let multi: MultiHandle
+    /// The loaded libcurl's version, which decides how some options are set.
+    private let version: CurlVersion
     /// The I/O thread's `pthread_self()`, so work it hands itself needs no wake-up.
     private let ioThread = Atomic<UInt>(0)
 
@@ -31,11 +33,17 @@ final class CurlEngine: Sendable {
         guard rc_load(&error, error.count) == 0 else {
             throw .transport(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
+        version = .loaded
         guard let handle = rc_multi_init() else { throw .transport("curl_multi_init failed") }
-        // HTTP/2 multiplexing where the server offers it; a browser's number of connections per host.
-        _ = rc_multi_setopt_long(handle, CurlOption.multiPipelining, 2)
-        _ = rc_multi_setopt_long(handle, CurlOption.multiMaxHostConnections, configuration.maxConnectionsPerHost)
-        _ = rc_multi_setopt_long(handle, CurlOption.multiMaxConnects, 4 * configuration.maxConnectionsPerHost)
+        do throws(RiffleError) {
+            // HTTP/2 multiplexing where the server offers it; a browser's number of connections per host.
+            try CurlOptions.setMulti(handle, RC_CURLMOPT_PIPELINING, RC_CURLPIPE_MULTIPLEX, version: version)
+            try CurlOptions.setMulti(handle, RC_CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost, version: version)
+            try CurlOptions.setMulti(handle, RC_CURLMOPT_MAXCONNECTS, 4 * configuration.maxConnectionsPerHost, version: version)
+        } catch {
+            rc_multi_cleanup(handle)
+            throw error
+        }
         multi = MultiHandle(pointer: handle)
         // The thread keeps the engine until `stop()` lets it end.
         let thread = Thread { self.run(configuration) }
@@ -113,7 +121,7 @@ final class CurlEngine: Sendable {
                     }
                     transfer.submitted = true
                     if transfer.cancelled.load(ordering: .relaxed) { finish(transfer, .failure(.cancelled)); continue }
-                    switch transfer.makeHandle(configuration) {
+                    switch transfer.makeHandle(configuration, version: version) {
                     case .success(let easy):
                         running[easy] = transfer
                         transfer.context.started?()
@@ -152,46 +160,4 @@ final class CurlEngine: Sendable {
 /// `curl_multi_wakeup`, which libcurl documents as callable from any thread.
 struct MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
-}
-
-/// libcurl's option and info numbers used here (curl.h, multi.h): a type base plus an index.
-enum CurlOption {
-    static let writeData: Int32 = 10_001
-    static let url: Int32 = 10_002
-    static let errorBuffer: Int32 = 10_010
-    static let writeFunction: Int32 = 20_011
-    static let userAgent: Int32 = 10_018
-    static let lowSpeedLimit: Int32 = 19
-    static let lowSpeedTime: Int32 = 20
-    static let httpHeader: Int32 = 10_023
-    static let headerData: Int32 = 10_029
-    static let customRequest: Int32 = 10_036
-    static let noProgress: Int32 = 43
-    static let noBody: Int32 = 44
-    static let post: Int32 = 47
-    static let followLocation: Int32 = 52
-    static let progressData: Int32 = 10_057
-    static let caInfo: Int32 = 10_065
-    static let headerFunction: Int32 = 20_079
-    static let httpGet: Int32 = 80
-    static let httpVersion: Int32 = 84
-    static let noSignal: Int32 = 99
-    static let acceptEncoding: Int32 = 10_102
-    static let maxFileSize: Int32 = 30_117
-    static let postFieldSize: Int32 = 30_120
-    static let timeoutMS: Int32 = 155
-    static let connectTimeoutMS: Int32 = 156
-    static let copyPostFields: Int32 = 10_165
-    static let tcpKeepAlive: Int32 = 213
-    static let progressFunction: Int32 = 20_219
-    static let pipeWait: Int32 = 237
-    static let protocols: Int32 = 10_318
-
-    static let multiPipelining: Int32 = 3
-    static let multiMaxConnects: Int32 = 6
-    static let multiMaxHostConnections: Int32 = 7
-
-    static let infoResponseCode: Int32 = 0x20_0002
-    static let infoOSErrno: Int32 = 0x20_0019
-    static let infoContentLength: Int32 = 0x60_000F
 }

@@ -82,75 +82,84 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Setting up
 
-    /// The easy handle for this request, every option set.
-    func makeHandle(_ configuration: CurlTransport.Configuration) -> Result<UnsafeMutableRawPointer, RiffleError> {
+    /// The easy handle for this request, every option set (the first one libcurl refuses is the error).
+    func makeHandle(_ configuration: CurlTransport.Configuration, version: CurlVersion) -> Result<UnsafeMutableRawPointer, RiffleError> {
         guard let easy = rc_easy_init() else { return .failure(.transport("curl_easy_init failed")) }
         self.easy = easy
+        do throws(RiffleError) {
+            try setOptions(CurlOptions(easy: easy, version: version), configuration)
+            return .success(easy)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func setOptions(_ options: CurlOptions, _ configuration: CurlTransport.Configuration) throws(RiffleError) {
         limits = (configuration.maxBodySize, configuration.maxHeaderSize)
         let budget = request.timeout ?? configuration.timeout
         let context = Unmanaged.passUnretained(self).toOpaque()
-        func set(_ option: Int32, _ value: Int) { _ = rc_easy_setopt_long(easy, option, value) }
-        func set(_ option: Int32, _ text: String) { _ = text.withCString { rc_easy_setopt_pointer(easy, option, $0) } }
 
-        set(CurlOption.url, request.url.absoluteString)
-        set(CurlOption.protocols, "http,https")
-        set(CurlOption.followLocation, 0)
-        set(CurlOption.noSignal, 1)
-        set(CurlOption.tcpKeepAlive, 1)
-        set(CurlOption.httpVersion, 4)  // CURL_HTTP_VERSION_2TLS: HTTP/2 over TLS when offered, else 1.1
+        try options.set(RC_CURLOPT_URL, request.url.absoluteString)
+        try options.limitProtocols()
+        try options.set(RC_CURLOPT_FOLLOWLOCATION, 0)
+        try options.set(RC_CURLOPT_NOSIGNAL, 1)
+        try options.set(RC_CURLOPT_TCP_KEEPALIVE, 1)
+        try options.set(RC_CURLOPT_HTTP_VERSION, RC_CURL_HTTP_VERSION_2TLS)  // HTTP/2 over TLS when offered, else 1.1
         // Over TLS, a second request to a host waits to learn whether the first connection multiplexes
         // (HTTP/2) rather than opening another; plain HTTP/1.1 has nothing to wait for.
-        if request.url.scheme?.lowercased() == "https" { set(CurlOption.pipeWait, 1) }
-        set(CurlOption.timeoutMS, max(1, budget.milliseconds))
-        set(CurlOption.connectTimeoutMS, max(1, configuration.connectTimeout.milliseconds))
-        set(CurlOption.lowSpeedLimit, 1)
+        if request.url.scheme?.lowercased() == "https" { try options.set(RC_CURLOPT_PIPEWAIT, 1) }
+        try options.set(RC_CURLOPT_TIMEOUT_MS, max(1, budget.milliseconds))
+        try options.set(RC_CURLOPT_CONNECTTIMEOUT_MS, max(1, configuration.connectTimeout.milliseconds))
+        try options.set(RC_CURLOPT_LOW_SPEED_LIMIT, 1)
         stallTimeout = configuration.stallTimeout
         // libcurl's own low-speed check averages over several seconds; the progress callback below
         // ends a stalled answer on time. The check stays on, later, because its timer is what calls the
         // progress callback about once a second while nothing moves.
-        set(CurlOption.lowSpeedTime, max(1, stallTimeout.milliseconds / 1000) + 10)
-        _ = rc_easy_setopt_offset(easy, CurlOption.maxFileSize, Int64(configuration.maxBodySize))
-        _ = rc_easy_setopt_pointer(easy, CurlOption.errorBuffer, errorText)
-        if let caFile = configuration.caFile { set(CurlOption.caInfo, caFile) }
+        try options.set(RC_CURLOPT_LOW_SPEED_TIME, max(1, stallTimeout.milliseconds / 1000) + 10)
+        try options.set(RC_CURLOPT_MAXFILESIZE_LARGE, Int64(configuration.maxBodySize))
+        try options.set(RC_CURLOPT_ERRORBUFFER, pointer: errorText)
+        if let caFile = configuration.caFile { try options.set(RC_CURLOPT_CAINFO, caFile) }
 
-        _ = rc_easy_setopt_data_callback(easy, CurlOption.writeFunction, curlReceiveBody)
-        _ = rc_easy_setopt_pointer(easy, CurlOption.writeData, context)
-        _ = rc_easy_setopt_data_callback(easy, CurlOption.headerFunction, curlReceiveHeader)
-        _ = rc_easy_setopt_pointer(easy, CurlOption.headerData, context)
-        set(CurlOption.noProgress, 0)
-        _ = rc_easy_setopt_progress_callback(easy, CurlOption.progressFunction, curlProgress)
-        _ = rc_easy_setopt_pointer(easy, CurlOption.progressData, context)
+        try options.set(RC_CURLOPT_WRITEFUNCTION, curlReceiveBody)
+        try options.set(RC_CURLOPT_WRITEDATA, pointer: context)
+        try options.set(RC_CURLOPT_HEADERFUNCTION, curlReceiveHeader)
+        try options.set(RC_CURLOPT_HEADERDATA, pointer: context)
+        try options.set(RC_CURLOPT_NOPROGRESS, 0)
+        try options.set(RC_CURLOPT_XFERINFOFUNCTION, curlProgress)
+        try options.set(RC_CURLOPT_XFERINFODATA, pointer: context)
 
         switch request.method {
-        case .get: set(CurlOption.httpGet, 1)
-        case .head: set(CurlOption.noBody, 1)
+        case .get: try options.set(RC_CURLOPT_HTTPGET, 1)
+        case .head: try options.set(RC_CURLOPT_NOBODY, 1)
         default: break
         }
         if let body = request.body, request.method != .get, request.method != .head {
-            set(CurlOption.post, 1)
-            _ = rc_easy_setopt_offset(easy, CurlOption.postFieldSize, Int64(body.count))
+            try options.set(RC_CURLOPT_POST, 1)
+            try options.set(RC_CURLOPT_POSTFIELDSIZE_LARGE, Int64(body.count))
             // COPYPOSTFIELDS copies the bytes: nothing of ours has to outlive this call.
-            _ = body.withUnsafeBytes { rc_easy_setopt_pointer(easy, CurlOption.copyPostFields, $0.baseAddress ?? UnsafeRawPointer(errorText)) }
+            let empty = UnsafeRawPointer(errorText)  // any valid address for an empty body: no byte is read
+            try body.withUnsafeBytes { bytes in
+                Result { () throws(RiffleError) in try options.set(RC_CURLOPT_COPYPOSTFIELDS, pointer: bytes.baseAddress ?? empty) }
+            }.get()
         } else if request.method == .post {
-            set(CurlOption.post, 1)
-            _ = rc_easy_setopt_offset(easy, CurlOption.postFieldSize, 0)
+            try options.set(RC_CURLOPT_POST, 1)
+            try options.set(RC_CURLOPT_POSTFIELDSIZE_LARGE, 0)
         }
         if request.method != .get, request.method != .head, request.method != .post {
-            set(CurlOption.customRequest, request.method.rawValue)
+            try options.set(RC_CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
 
         // Header names as written. Accept-Encoding goes to libcurl's own option so it decodes the body.
-        set(CurlOption.acceptEncoding, request.headers["Accept-Encoding"] ?? "")
+        try options.set(RC_CURLOPT_ACCEPT_ENCODING, request.headers["Accept-Encoding"] ?? "")
         var lines: [String] = []
         for field in request.headers where !field.name.caseInsensitiveEquals("Accept-Encoding") {
             lines.append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if !request.headers.contains("User-Agent") { set(CurlOption.userAgent, configuration.userAgent) }
+        if !request.headers.contains("User-Agent") { try options.set(RC_CURLOPT_USERAGENT, configuration.userAgent) }
         // No "Expect: 100-continue" wait before a larger body: most servers never answer it.
         if !request.headers.contains("Expect") { lines.append("Expect:") }
         for line in lines { headerList = line.withCString { rc_slist_append(headerList, $0) } }
-        _ = rc_easy_setopt_pointer(easy, CurlOption.httpHeader, headerList)
-        return .success(easy)
+        try options.set(RC_CURLOPT_HTTPHEADER, pointer: headerList)
     }
 
     // MARK: Callbacks (the engine's thread)
@@ -189,7 +198,7 @@ final class CurlTransfer: @unchecked Sendable {
         if !bodyStarted {
             bodyStarted = true
             var declared: Int64 = -1
-            if let easy, rc_easy_getinfo_offset(easy, CurlOption.infoContentLength, &declared) == 0, declared > 0 {
+            if let easy, rc_easy_getinfo_offset(easy, RC_CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared) == 0, declared > 0 {
                 body.reserveCapacity(Int(min(declared, Int64(min(limits.body, 16 * 1024 * 1024)))))
             }
         }
@@ -243,15 +252,15 @@ final class CurlTransfer: @unchecked Sendable {
     func result(code: Int32) -> Result<HTTPResponse, RiffleError> {
         if code == 0 {
             var responseCode = 0
-            if status == 0, let easy, rc_easy_getinfo_long(easy, CurlOption.infoResponseCode, &responseCode) == 0 { status = responseCode }
+            if status == 0, let easy, rc_easy_getinfo_long(easy, RC_CURLINFO_RESPONSE_CODE, &responseCode) == 0 { status = responseCode }
             return .success(HTTPResponse(status: status, headers: headers, body: body, url: request.url))
         }
         if let abortReason { return .failure(abortReason) }
         var osError = 0
-        if let easy { _ = rc_easy_getinfo_long(easy, CurlOption.infoOSErrno, &osError) }
+        if let easy { _ = rc_easy_getinfo_long(easy, RC_CURLINFO_OS_ERRNO, &osError) }
         switch code {
-        case 63: return .failure(.tooLarge(what: "response body", limit: limits.body))
-        case 100: return .failure(.tooLarge(what: "response headers", limit: limits.header))
+        case Int32(RC_CURLE_FILESIZE_EXCEEDED): return .failure(.tooLarge(what: "response body", limit: limits.body))
+        case Int32(RC_CURLE_TOO_LARGE): return .failure(.tooLarge(what: "response headers", limit: limits.header))
         default:
             return .failure(RiffleError.curl(code: code, osError: Int32(osError), detail: String(cString: errorText), url: request.url))
         }

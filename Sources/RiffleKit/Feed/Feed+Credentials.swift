@@ -6,9 +6,9 @@ extension Feed {
     ///
     /// `${NAME}` must be set; `${NAME:-}` may be unset, in which case the whole header is left out (so a
     /// preset can send a token only when the user has one).
-    /// - Throws: `RiffleError.missingEnvironment` naming the variable and the header, never a value;
-    ///   `RiffleError.unusableEnvironment` when a value holds a line break or NUL (it would split the request).
-    public func expandedHeaders(environment: [String: String]) throws(RiffleError) -> [String: String] {
+    /// - Throws: `FeedError.missingEnvironment` naming the variable and the header, never a value;
+    ///   `FeedError.unusableEnvironment` when a value holds a line break or NUL (it would split the request).
+    public func expandedHeaders(environment: [String: String]) throws(FeedError) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in headers {
             let usedBy = "\(name) header"
@@ -33,7 +33,7 @@ extension Feed {
     }
 
     /// `value` expanded, or nil when it names an optional variable that is unset.
-    static func expand(_ value: String, usedBy: String, environment: [String: String]) throws(RiffleError) -> String? {
+    static func expand(_ value: String, usedBy: String, environment: [String: String]) throws(FeedError) -> String? {
         var result = value
         for (name, optional) in variables(in: value) {
             let reference = optional ? "${\(name):-}" : "${\(name)}"
@@ -50,9 +50,9 @@ extension Feed {
     /// are sent as they are.
     public var queryUsesEnvironment: Bool { query.values.contains { !Self.variables(in: $0).isEmpty } }
 
-    /// Throws `RiffleError.missingEnvironment` when a `query` value names a required variable that is
+    /// Throws `FeedError.missingEnvironment` when a `query` value names a required variable that is
     /// unset; the values are not kept. Cheaper than `expandedURL`: no URL is taken apart.
-    public func checkQueryEnvironment(_ environment: [String: String]) throws(RiffleError) {
+    public func checkQueryEnvironment(_ environment: [String: String]) throws(FeedError) {
         for (name, value) in query where !Self.variables(in: value).isEmpty {
             _ = try Self.expand(value, usedBy: "\(name) query parameter", environment: environment)
         }
@@ -97,8 +97,8 @@ extension Feed {
     ///   - url: a page URL of this feed.
     ///   - environment: where `${NAME}` values come from.
     ///   - secret: only the parameters that are credentials (true), only the others (false), or all (nil).
-    /// - Throws: `RiffleError.missingEnvironment` naming the variable and the parameter, never a value.
-    public func expandedURL(_ url: URL, environment: [String: String], secret: Bool? = nil) throws(RiffleError) -> URL {
+    /// - Throws: `FeedError.missingEnvironment` naming the variable and the parameter, never a value.
+    public func expandedURL(_ url: URL, environment: [String: String], secret: Bool? = nil) throws(FeedError) -> URL {
         guard queryUsesEnvironment, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let items = components.percentEncodedQueryItems else { return url }
         var sent: [URLQueryItem] = []
@@ -149,14 +149,19 @@ extension Feed {
 extension Feed {
     /// Adds the feed's headers, its URL's user-info as Basic authentication (unless a header of the
     /// feed's says `Authorization` itself), and fills in its secret `${NAME}` query values, as a
-    /// credential: the client applies it only to requests for the feed's own origin.
+    /// credential: the client applies it only to requests for the feed's own origin. Its `FeedError`s
+    /// travel the client's pipeline as `RiffleError.caller`.
     func credentialProcessor(environment: [String: String]) -> RequestProcessor {
         RequestProcessor(name: "feed \(name)", isCredential: true) { request throws(RiffleError) in
             if let userInfo { request.headers["Authorization"] = userInfo.basicAuthorization }
-            for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
-                request.headers[name] = value
+            do throws(FeedError) {
+                for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
+                    request.headers[name] = value
+                }
+                request.url = try expandedURL(request.url, environment: environment, secret: true)
+            } catch {
+                throw error.carried
             }
-            request.url = try expandedURL(request.url, environment: environment, secret: true)
         }
     }
 
@@ -170,7 +175,9 @@ extension Feed {
     /// change what a page holds, so they are part of its URL as sent and of its cache key.
     func queryProcessor(environment: [String: String]) -> RequestProcessor {
         RequestProcessor(name: "feed \(name) query") { request throws(RiffleError) in
-            request.url = try expandedURL(request.url, environment: environment, secret: false)
+            do throws(FeedError) { request.url = try expandedURL(request.url, environment: environment, secret: false) } catch {
+                throw error.carried
+            }
         }
     }
 }

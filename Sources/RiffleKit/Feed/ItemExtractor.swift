@@ -10,7 +10,7 @@ import Foundation
 /// `data` over the larger `included`), else the array of objects that looks most like a list of
 /// posts (titles and times first, then the most objects) anywhere outside the items themselves:
 /// `hits`, `items`, `data.children`, `topic_list.topics`, `edges`... An empty array there is an empty
-/// page (the end of a feed); an array of numbers or strings alone is `RiffleError.scalarItems`.
+/// page (the end of a feed); an array of numbers or strings alone is `FeedError.scalarItems`.
 ///
 /// ```
 /// let items = try ItemExtractor.items(in: data)                          // zero-config
@@ -18,7 +18,7 @@ import Foundation
 ///                                     fields: FieldMapping(title: "title", link: "url"))
 /// ```
 package enum ItemExtractor {
-    /// The most items a page may hold; a page with more is `RiffleError.tooManyItems`. Paged APIs send
+    /// The most items a page may hold; a page with more is `FeedError.tooManyItems`. Paged APIs send
     /// 10 to 1,000 (and a whole list such as jsonplaceholder's 5,000 photos fits); an item costs a few
     /// hundred bytes in memory, so this bounds a page's items to about 15 MB whatever the server sends.
     package static let maxItems = 50_000
@@ -27,34 +27,34 @@ package enum ItemExtractor {
     /// - Parameters:
     ///   - itemPath: a dotted path to the item array; nil finds it.
     ///   - fields: which fields to show; unmapped parts are found as without a mapping.
-    /// - Throws: `RiffleError.invalidJSON`, `.noItems`, `.scalarItems` or `.tooManyItems`.
-    package static func items(in data: Data, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+    /// - Throws: `FeedError.request(.invalidJSON)`, `.noItems`, `.scalarItems` or `.tooManyItems`.
+    package static func items(in data: Data, itemPath: String? = nil, fields: FieldMapping = FieldMapping()) throws(FeedError) -> [Item] {
         try items(in: document(data, stored: false), itemPath: itemPath, fields: fields)
     }
 
     /// The items of a page read back from the disk cache, whose bytes were fully checked before they
     /// were stored: only the structure is checked again (`JSONDocument.Validation.structure`), so
     /// truncated or garbled bytes still throw, while a string damaged in place reads with U+FFFD.
-    /// - Throws: `RiffleError.invalidJSON`, `.noItems` or `.scalarItems`.
+    /// - Throws: `FeedError.request(.invalidJSON)`, `.noItems` or `.scalarItems`.
     package static func items(inStoredPage data: Data, itemPath: String? = nil,
-                             fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+                             fields: FieldMapping = FieldMapping()) throws(FeedError) -> [Item] {
         try items(in: document(data, stored: true), itemPath: itemPath, fields: fields)
     }
 
     /// The items of a document; each item's `fields` stay in the document until read.
-    /// - Throws: `RiffleError.noItems` or `.scalarItems`.
+    /// - Throws: `FeedError.noItems` or `.scalarItems`.
     package static func items(in document: JSONDocument, itemPath: String? = nil,
-                             fields: FieldMapping = FieldMapping()) throws(RiffleError) -> [Item] {
+                             fields: FieldMapping = FieldMapping()) throws(FeedError) -> [Item] {
         try list(in: document, itemPath: itemPath, fields: fields).items
     }
 
     /// The items and the tape index of the array they came from (nil for none: a top-level `[]`
     /// counts as the array at index 0), for the end-of-feed signals around it (`Pagination`).
-    static func list(in document: JSONDocument, itemPath: String?, fields: FieldMapping) throws(RiffleError) -> (items: [Item], array: Int) {
+    static func list(in document: JSONDocument, itemPath: String?, fields: FieldMapping) throws(FeedError) -> (items: [Item], array: Int) {
         let path = itemPath.map(Self.components) ?? []
         let mapping = fields.isEmpty ? nil : PreparedMapping(fields)
-        return try ItemRules.standard.withView { (rules: ItemRules.View) throws(RiffleError) -> ([Item], Int) in
-            try document.withReader { (r: TapeReader) throws(RiffleError) -> ([Item], Int) in
+        return try ItemRules.standard.withView { (rules: ItemRules.View) throws(FeedError) -> ([Item], Int) in
+            try document.withReader { (r: TapeReader) throws(FeedError) -> ([Item], Int) in
                 var reader = ItemReader(r, rules)
                 defer { reader.free() }
                 let array = try path.isEmpty ? reader.findArray() : reader.array(at: path)
@@ -72,9 +72,9 @@ package enum ItemExtractor {
         }
     }
 
-    static func document(_ data: Data, stored: Bool) throws(RiffleError) -> JSONDocument {
+    static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
         do { return try JSONDocument(data, validation: stored ? .structure : .full) } catch {
-            throw .invalidJSON(offset: error.offset, reason: error.reason)
+            throw .request(.invalidJSON(offset: error.offset, reason: error.reason))
         }
     }
 

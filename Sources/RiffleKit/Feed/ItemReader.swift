@@ -40,8 +40,8 @@ struct ItemReader {
     // MARK: The item array
 
     /// The array the items are in, found without a path (see `ItemExtractor`).
-    /// - Throws: `RiffleError.scalarItems` for an array of scalars alone, `.noItems` for no array.
-    mutating func findArray() throws(RiffleError) -> Int {
+    /// - Throws: `FeedError.scalarItems` for an array of scalars alone, `.noItems` for no array.
+    mutating func findArray() throws(FeedError) -> Int {
         switch r.kind(0) {
         case .array:
             let (count, objects) = census(0)
@@ -102,8 +102,8 @@ struct ItemReader {
     }
 
     /// The array at a configured path.
-    /// - Throws: `RiffleError.noItems` when there is no array there, `.scalarItems` when it holds only scalars.
-    func array(at path: [String]) throws(RiffleError) -> Int {
+    /// - Throws: `FeedError.noItems` when there is no array there, `.scalarItems` when it holds only scalars.
+    func array(at path: [String]) throws(FeedError) -> Int {
         guard let array = r.value(0, at: path), r.kind(array) == .array else {
             var keys: [String] = []
             if r.kind(0) == .object { r.forEachMember(of: 0) { k, _ in keys.append(r.string(k)) } }
@@ -137,8 +137,8 @@ struct ItemReader {
         return (flags & ItemRules.titleFlag != 0 ? 2 : 0) + (flags & ItemRules.timeFlag != 0 ? 1 : 0)
     }
 
-    /// `RiffleError.scalarItems` describing the array at `i`.
-    private func scalarItems(_ i: Int) -> RiffleError {
+    /// `FeedError.scalarItems` describing the array at `i`.
+    private func scalarItems(_ i: Int) -> FeedError {
         var count = 0
         var kinds = Set<TapeEntry.Kind>()
         r.forEachElement(of: i) { e in

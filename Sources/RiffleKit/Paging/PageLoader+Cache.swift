@@ -25,15 +25,15 @@ extension PageLoader {
     ///   check (with `stored: false`) are written: then only its structure is checked
     ///   (`JSONDocument.Validation.structure`): a truncated or garbled file still throws, a string
     ///   damaged in place reads with U+FFFD.
-    nonisolated func parse(_ body: Data, stored: Bool) throws(RiffleError) -> ParsedBody {
+    nonisolated func parse(_ body: Data, stored: Bool) throws(FeedError) -> ParsedBody {
         let document = try ItemExtractor.document(body, stored: stored)
-        if let failure = feed.envelope?.failure(in: document) { throw failure }
+        if let failure = feed.envelope?.failure(in: document) { throw .request(failure) }
         let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: feed.fields)
         return ParsedBody(items: list.items, document: document, array: list.array)
     }
 
     /// A page read from the index and its file, parsed once.
-    nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(RiffleError) -> Page {
+    nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(FeedError) -> Page {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
         var page = try page(number, data: stored.data, source: .cache, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
                             next: stored.metadata?.next, known: stored.metadata != nil)
@@ -46,7 +46,7 @@ extension PageLoader {
 
     /// A page from its bytes, which were read from disk (see `parse(_:stored:)`).
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
-                          next: String?, known: Bool) throws(RiffleError) -> Page {
+                          next: String?, known: Bool) throws(FeedError) -> Page {
         page(number, parsed: try parse(data, stored: true), data: data, source: source, fetchedAt: fetchedAt, status: status, next: next, known: known)
     }
 
@@ -90,7 +90,7 @@ extension PageLoader {
         do { request = try pageRequest(number, url: url) } catch {
             // A variable the feed's requests need is unset: only the network needs it, so a read from
             // the cache alone (`--offline`) gets the page as it was stored.
-            guard policy == .returnCacheDontLoad, case .missingEnvironment = error else { return nil }
+            guard policy == .returnCacheDontLoad, case .missingEnvironment = FeedError(error) else { return nil }
             return pageAsStored(number)
         }
         // The request's key covers its credentials: a page stored for another token is a miss.

@@ -35,7 +35,7 @@ extension PageLoader {
     ///
     /// A cursor feed's page N is reached only through page N-1's fresh answer, so a full reload must start
     /// again from page 1 and go in order; this does that for every style.
-    public func reloadAll(through count: Int) async throws(RiffleError) -> [Page] {
+    public func reloadAll(through count: Int) async throws(FeedError) -> [Page] {
         var pages: [Page] = []
         for number in 1...max(1, count) {
             let page = try await load(number, policy: .reloadIgnoringCache)

@@ -103,18 +103,19 @@ public actor PageLoader {
     ///   on disk marked `.stale`.
     /// - `.reloadIgnoringCache`: the network; the file is replaced only by a 2xx answer whose body is
     ///   JSON holding an item array, otherwise it stays byte-identical and the error is thrown.
-    /// - `.returnCacheDontLoad`: the disk only (`.cache`, or `.stale` when past its age); `RiffleError.notCached` when absent.
+    /// - `.returnCacheDontLoad`: the disk only (`.cache`, or `.stale` when past its age); `.request(.notCached)` when absent.
     /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
+    ///
     /// A page that repeats the page before it (a server ignoring `{page}`) comes back empty and last,
     /// its `endReason` saying so.
-    public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(RiffleError) -> Page {
+    public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(FeedError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             // Answered here, without waiting behind fetches of other pages.
             if let page = await storedPage(number, policy: policy), page.source == .cache || policy == .returnCacheDontLoad {
                 return await endingRepeat(page)
             }
-            if policy == .returnCacheDontLoad { throw .notCached }
+            if policy == .returnCacheDontLoad { throw .request(.notCached) }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
             if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
@@ -157,7 +158,7 @@ public actor PageLoader {
         return stored
     }
 
-    private func fetch(_ number: Int, policy: CachePolicy) async throws(RiffleError) -> Page {
+    private func fetch(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page {
         let task: Task<Page, any Error>
         let started: Bool
         if let shared = inFlight[number] {
@@ -174,8 +175,10 @@ public actor PageLoader {
         defer { if started { inFlight[number] = nil } }
         do {
             return try await task.value
+        } catch let error as FeedError {
+            throw error
         } catch {
-            throw RiffleError(wrapping: error)
+            throw .request(RiffleError(wrapping: error))
         }
     }
 
@@ -201,14 +204,19 @@ public actor PageLoader {
     }
 
     // Nonisolated: parsing and the metadata write run beside the next transfer, not in its way on the actor.
-    private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(RiffleError) -> Page {
+    private nonisolated func performFetch(_ number: Int, url: URL, policy: CachePolicy) async throws(FeedError) -> Page {
         if let origin = Origin(url), origin != Origin(feed.url(forPage: 1)), foreignOrigins.withLock({ $0.insert(origin).inserted }) {
             configuration.log("page \(number) is at another origin (\(origin)): the feed's headers and query keys are not sent there")
         }
         let parsedBody = ParsedBodyBox()
-        let reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
+        let reply: ClientResponse<ParsedBody>
+        do {
+            reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
                                                           keep: parsedBody),
                                              target: cacheTarget(number, url: url, parsed: parsedBody))
+        } catch {
+            throw FeedError(error)
+        }
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
         let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
@@ -227,7 +235,12 @@ public actor PageLoader {
         var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
                                             headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in
-                                                let parsed = try self.parse(body, stored: false)
+                                                // A page without items is refused before it is stored;
+                                                // its `FeedError` reaches the loader's caller unchanged.
+                                                let parsed: ParsedBody
+                                                do throws(FeedError) { parsed = try self.parse(body, stored: false) } catch {
+                                                    throw error.carried
+                                                }
                                                 keep?.value.withLock { $0 = (body, parsed) }
                                                 return parsed
                                             })

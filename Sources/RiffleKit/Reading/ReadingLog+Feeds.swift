@@ -2,7 +2,7 @@ import Foundation
 
 extension ReadingLog {
     /// A feed opened before, as the feed list shows it.
-    public struct OpenedFeed: Sendable, Equatable {
+    public struct RecentFeed: Sendable, Equatable {
         /// The feed, as the log knows it.
         public var feed: FeedRef
         /// When it was last opened.
@@ -21,13 +21,13 @@ extension ReadingLog {
     }
 
     /// The feeds opened before, most recent first; nothing (and no file made) when none was.
-    public func openedFeeds(limit: Int = 50) throws(Failure) -> [OpenedFeed] {
+    public func openedFeeds(limit: Int = 50) throws(Failure) -> [RecentFeed] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let rows = try run { db throws(SQLiteError) in
             try db.execute("SELECT id, name, title, opened FROM feeds ORDER BY opened DESC LIMIT ?", [.int(Int64(limit))])
         }
         return rows.map { row in
-            OpenedFeed(feed: FeedRef(id: row[0].text ?? "", name: row[1].text ?? "", title: row[2].text ?? ""),
+            RecentFeed(feed: FeedRef(id: row[0].text ?? "", name: row[1].text ?? "", title: row[2].text ?? ""),
                        openedAt: Date(timeIntervalSince1970: row[3].double ?? 0))
         }
     }

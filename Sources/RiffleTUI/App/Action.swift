@@ -2,7 +2,7 @@ import Foundation
 import RiffleKit
 
 /// Something that happened: the input of `App.update`.
-public enum Action: Sendable, Equatable {
+package enum Action: Sendable, Equatable {
     /// The initial load; the run loop sends it once, first.
     case start
     /// A key, mouse or resize event from the terminal.
@@ -12,7 +12,7 @@ public enum Action: Sendable, Equatable {
     /// A `.load` effect finished.
     case pageLoaded(Page)
     /// A `.load` effect failed; the toast shows the error's one-line description.
-    case pageFailed(page: Int, error: RiffleError)
+    case pageFailed(page: Int, error: FeedError)
     /// Something worth a toast that is not about a page (e.g. no program to open links with).
     case notice(String)
     /// The reading log's seen items of the open feed (`Item.readingKey`s).
@@ -20,7 +20,7 @@ public enum Action: Sendable, Equatable {
     /// A `.loadComments` effect finished: the thread of the item whose `readingKey` is `item`.
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
-    case commentsFailed(item: String, RiffleError)
+    case commentsFailed(item: String, FeedError)
     /// A `.search` effect finished.
     case searched(query: String, [ReadingLog.Match])
     /// A `.search` effect failed, saying why in one line.

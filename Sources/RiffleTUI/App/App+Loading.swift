@@ -8,37 +8,38 @@ extension App {
     /// Asks for the page after the last loaded one, unless one is in flight or the feed has ended.
     /// - Parameter explicit: the user asked (rather than a prefetch), so a paused prefetch resumes.
     static func appendNextPage(_ state: inout AppState, explicit: Bool) -> [Effect] {
-        if explicit { state.prefetchPaused = false }
-        guard !state.isAppending, !state.endOfFeed, !state.prefetchPaused else { return [] }
-        return send(&state, PageRequest(page: state.nextPageNumber, policy: .returnCacheElseLoad, purpose: .append))
+        if explicit { state.feed.paging.prefetchPaused = false }
+        let paging = state.feed.paging
+        guard !paging.isAppending, !paging.endOfFeed, !paging.prefetchPaused else { return [] }
+        return send(&state, PageLoad(page: state.list.pages.nextNumber, policy: .returnCacheElseLoad, purpose: .append))
     }
 
     /// Loads the next page in the background once the selection is in the last third of the list.
     /// Not while filtering: a filter matching little would otherwise pull in the whole feed.
     static func prefetchIfNeeded(_ state: inout AppState) -> [Effect] {
-        let count = state.rows.count
-        guard !state.isFiltering, state.sort == .feed, count > 0, state.selection >= count * 2 / 3 else { return [] }
+        let count = state.list.rows.count
+        guard !state.list.isFiltering, state.list.sort == .feed, count > 0, state.list.selection >= count * 2 / 3 else { return [] }
         return appendNextPage(&state, explicit: false)
     }
 
     /// Reloads loaded page `number` from the network, unless a reload of it is already in flight.
     static func reload(_ state: inout AppState, page number: Int) -> [Effect] {
-        guard !state.requests.contains(where: { $0.page == number && $0.purpose == .reload }) else { return [] }
-        return send(&state, PageRequest(page: number, policy: .reloadIgnoringCache, purpose: .reload))
+        guard !state.feed.paging.requests.contains(where: { $0.page == number && $0.purpose == .reload }) else { return [] }
+        return send(&state, PageLoad(page: number, policy: .reloadIgnoringCache, purpose: .reload))
     }
 
     /// `r` and `R`: reloads `numbers`, and says once they are all answered what they brought
     /// ("3 new items", "no new items").
     static func reloadPages(_ state: inout AppState, _ numbers: [Int]) -> [Effect] {
         let effects = numbers.flatMap { reload(&state, page: $0) }
-        let asked = Set(state.requests.filter { $0.purpose == .reload }.map(\.page))
-        if !asked.isEmpty { state.reloads = ReloadTally(pending: asked.union(state.reloads?.pending ?? [])) }
+        let asked = Set(state.feed.paging.requests.filter { $0.purpose == .reload }.map(\.page))
+        if !asked.isEmpty { state.feed.paging.reloads = ReloadTally(pending: asked.union(state.feed.paging.reloads?.pending ?? [])) }
         return effects
     }
 
-    static func send(_ state: inout AppState, _ request: PageRequest) -> [Effect] {
-        if state.failure?.page == request.page { state.failure = nil }
-        state.requests.append(request)
+    static func send(_ state: inout AppState, _ request: PageLoad) -> [Effect] {
+        if state.feed.paging.failure?.page == request.page { state.feed.paging.failure = nil }
+        state.feed.paging.requests.append(request)
         return [.load(page: request.page, policy: request.policy)]
     }
 
@@ -48,83 +49,85 @@ extension App {
     /// selection waits for page 3.
     static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
         // Sorted, pages are not where the list is split: `n` only brings the next page in.
-        guard state.sort == .feed else { return delta > 0 ? appendNextPage(&state, explicit: true) : [] }
-        let target = (state.pendingJump ?? state.pageNumber) + delta
-        guard target >= (state.pages.first?.number ?? 1) else { return [] }
-        if target < state.nextPageNumber, let start = state.firstIndex(ofPage: target),
+        guard state.list.sort == .feed else { return delta > 0 ? appendNextPage(&state, explicit: true) : [] }
+        let target = (state.feed.paging.pendingJump ?? state.list.pageNumber) + delta
+        guard target >= (state.list.pages.first?.number ?? 1) else { return [] }
+        if target < state.list.pages.nextNumber, let start = state.list.firstIndex(ofPage: target),
            // When the filter hides the whole page, the next item shown after it.
-           let row = state.rows.firstIndex(where: { $0 >= start }) {
+           let row = state.list.rows.firstIndex(where: { $0 >= start }) {
             select(&state, row)
             bringSelectionToTop(&state)
             return []
         }
-        guard !state.endOfFeed else {
-            state.pendingJump = nil
+        guard !state.feed.paging.endOfFeed else {
+            state.feed.paging.pendingJump = nil
             // Said once: pressing `n` again while it shows stacks no copies.
-            let end = state.endReason ?? Self.endOfFeed
+            let end = state.feed.paging.endReason ?? Self.endOfFeed
             if !state.toasts.contains(where: { $0.message == end }) { raise(&state, end) }
             return []
         }
-        state.pendingJump = max(target, state.nextPageNumber)
+        state.feed.paging.pendingJump = max(target, state.list.pages.nextNumber)
         return appendNextPage(&state, explicit: true)
     }
 
-    /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped.
+    /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped. A page
+    /// that is shown (its items listed) is recorded in the reading log, first, so it can be found by
+    /// search and marked seen.
     static func receive(_ state: inout AppState, _ page: Page) -> [Effect] {
-        guard let i = state.requests.firstIndex(where: { $0.page == page.number }) else {
+        let record: [Effect] = page.items.isEmpty ? [] : [.record(page.items)]
+        guard let i = state.feed.paging.requests.firstIndex(where: { $0.page == page.number }) else {
             // A newer copy of a page already on screen (the first frame came straight from disk and
             // the loader then revalidated it): take it in place, quietly.
-            if page.source != .cache, let k = state.pages.firstIndex(where: { $0.number == page.number }) {
-                noteSource(&state, page)
-                replace(&state, at: k, with: LoadedPage(page))
-            }
-            return []
+            guard page.source != .cache, let k = state.list.pages.position(of: page.number) else { return [] }
+            noteSource(&state, page)
+            replace(&state, at: k, with: LoadedPage(page))
+            return record
         }
-        let request = state.requests.remove(at: i)
-        if state.failure?.page == page.number { state.failure = nil }
+        let request = state.feed.paging.requests.remove(at: i)
+        if state.feed.paging.failure?.page == page.number { state.feed.paging.failure = nil }
         noteSource(&state, page)
-        if let k = state.pages.firstIndex(where: { $0.number == page.number }) {
+        if let k = state.list.pages.position(of: page.number) {
             var loaded = LoadedPage(page)
-            let known = Set(state.keys)
+            let known = Set(state.list.index.keys)
             if request.purpose == .watch {
                 // Items the page no longer holds (pushed on to page 2 by new ones) stay where they
                 // were, so nothing under the cursor goes away; page 2 lists them once, when loaded.
                 let kept = Set(loaded.items.map(\.readingKey))
-                loaded.items += state.pages[k].items.filter { !kept.contains($0.readingKey) }
+                loaded.items += state.list.pages.all[k].items.filter { !kept.contains($0.readingKey) }
             }
             replace(&state, at: k, with: loaded)
             let arrived = Set(loaded.items.map(\.readingKey)).subtracting(known)
-            state.arrived.formUnion(arrived)
+            state.feed.reading.arrived.formUnion(arrived)
             tallyReload(&state, page: page.number, purpose: request.purpose, arrived: arrived.count)
-            return []
+            return record
         }
-        guard request.purpose == .append, page.number == state.nextPageNumber else { return [] }
-        state.prefetchPaused = false
+        guard request.purpose == .append, page.number == state.list.pages.nextNumber else { return [] }
+        state.feed.paging.prefetchPaused = false
         guard !page.items.isEmpty else {
-            state.endOfFeed = true
-            state.endReason = page.endReason
+            state.feed.paging.endOfFeed = true
+            state.feed.paging.endReason = page.endReason
             if let reason = page.endReason { raise(&state, reason) }
-            state.pendingJump = nil
+            state.feed.paging.pendingJump = nil
             keepSelectionVisible(&state)
             return []
         }
-        let listedBefore = state.listed.count
-        state.pages.append(LoadedPage(page))
+        let listedBefore = state.list.index.listed.count
+        state.list.append(LoadedPage(page))
         // A page that added nothing new (every item listed before) is no reason to fetch the next one
         // by itself: only the user's `n` or a move past the end asks again.
-        if state.listed.count == listedBefore { state.prefetchPaused = true }
+        if state.list.index.listed.count == listedBefore { state.feed.paging.prefetchPaused = true }
         // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
-        if page.isLastPage { state.endOfFeed = true }
-        if let jump = state.pendingJump {
-            if jump > page.number, !state.endOfFeed { return appendNextPage(&state, explicit: true) }
-            state.pendingJump = nil
-            if let row = state.firstRow(ofPage: page.number) {
+        if page.isLastPage { state.feed.paging.endOfFeed = true }
+        if let jump = state.feed.paging.pendingJump {
+            if jump > page.number, !state.feed.paging.endOfFeed { return record + appendNextPage(&state, explicit: true) }
+            state.feed.paging.pendingJump = nil
+            if let row = state.list.firstRow(ofPage: page.number) {
                 select(&state, row)
                 bringSelectionToTop(&state)
             }
         }
         keepSelectionVisible(&state)
-        return []
+        return record
     }
 
     /// A page from the network means we are online; a stale one means the network failed and the
@@ -132,9 +135,9 @@ extension App {
     static func noteSource(_ state: inout AppState, _ page: Page) {
         switch page.source {
         case .network, .revalidated:
-            state.isOffline = false
+            state.feed.isOffline = false
         case .stale:
-            state.isOffline = true
+            state.feed.isOffline = true
             raise(&state, "offline: showing page \(page.number) from \(Timestamp.age(of: page.fetchedAt, now: state.now))")
         case .cache:
             break
@@ -145,39 +148,42 @@ extension App {
     /// selected on the same screen line when the new page still has it; otherwise the selection keeps
     /// its place: the same row of that page (clamped), or the same item of another page.
     static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
-        let selectedKey = state.selectedKey
-        let screenLine = state.lineOfRow.indices.contains(state.selection) ? state.lineOfRow[state.selection] - state.scrollOffset : 0
-        let selected = state.selectedPage?.number
-        let start = selected.flatMap { state.firstIndex(ofPage: $0) }
-        let offset = (state.selectedIndex ?? 0) - (start ?? 0)
-        state.pages[k] = page
-        if let selectedKey, let row = state.rows.firstIndex(where: { state.keys[$0] == selectedKey }) {
-            state.selection = row
-            state.scrollOffset = max(0, state.lineOfRow[row] - screenLine)
+        let before = state.list.index
+        let selection = state.list.selection
+        let selectedIndex = before.rows.indices.contains(selection) ? before.rows[selection] : nil
+        let selectedKey = selectedIndex.map { before.keys[$0] }
+        let screenLine = before.lineOfRow.indices.contains(selection) ? before.lineOfRow[selection] - state.list.scrollOffset : 0
+        let selected = state.list.selectedPage?.number
+        let start = selected.flatMap { state.list.firstIndex(ofPage: $0) }
+        let offset = (selectedIndex ?? 0) - (start ?? 0)
+        state.list.replacePage(at: k, with: page)
+        let after = state.list.index
+        if let selectedKey, let row = after.rows.firstIndex(where: { after.keys[$0] == selectedKey }) {
+            state.list.selection = row
+            state.list.scrollOffset = max(0, after.lineOfRow[row] - screenLine)
             keepSelectionVisible(&state)
             return
         }
-        var index = state.selectedIndex ?? 0
-        if let selected, let start = state.firstIndex(ofPage: selected) {
-            let count = state.pages.first { $0.number == selected }?.items.count ?? 0
+        var index = selectedIndex ?? 0
+        if let selected, let start = state.list.firstIndex(ofPage: selected) {
+            let count = state.list.pages.page(selected)?.items.count ?? 0
             index = start + min(offset, max(0, count - 1))
         }
-        let rows = state.rows
-        state.selection = rows.firstIndex { $0 >= index } ?? max(0, rows.count - 1)
+        state.list.selection = after.rows.firstIndex { $0 >= index } ?? max(0, after.rows.count - 1)
         keepSelectionVisible(&state)
     }
 
     /// Counts what a reload or a watch brought; when the last page of a reload is answered, or a
     /// watch found something, a toast says it.
-    static func tallyReload(_ state: inout AppState, page: Int, purpose: PageRequest.Purpose, arrived: Int) {
+    static func tallyReload(_ state: inout AppState, page: Int, purpose: PageLoad.Purpose, arrived: Int) {
         switch purpose {
         case .watch:
             if arrived > 0 { raise(&state, arrived == 1 ? "1 new item" : "\(arrived) new items") }
         case .reload:
-            guard var tally = state.reloads, tally.pending.remove(page) != nil else { return }
+            guard var tally = state.feed.paging.reloads, tally.pending.remove(page) != nil else { return }
             tally.arrived += arrived
             tally.answered = true
-            state.reloads = tally
+            state.feed.paging.reloads = tally
             finishReloads(&state)
         case .append:
             break
@@ -186,25 +192,25 @@ extension App {
 
     /// The toast for reloads that are all answered.
     static func finishReloads(_ state: inout AppState) {
-        guard let tally = state.reloads, tally.pending.isEmpty else { return }
-        state.reloads = nil
+        guard let tally = state.feed.paging.reloads, tally.pending.isEmpty else { return }
+        state.feed.paging.reloads = nil
         guard tally.answered else { return }
         raise(&state, tally.arrived == 0 ? "no new items" : tally.arrived == 1 ? "1 new item" : "\(tally.arrived) new items")
     }
 
     /// A load failed: a toast says so, and the list stays as it was. When it was the next page (or the
     /// first), the end of the list keeps saying why until it is retried.
-    static func fail(_ state: inout AppState, page: Int, error: RiffleError) -> [Effect] {
+    static func fail(_ state: inout AppState, page: Int, error: FeedError) -> [Effect] {
         // A failure of a request nobody waits for any more is not news.
-        guard let i = state.requests.firstIndex(where: { $0.page == page }) else { return [] }
-        let request = state.requests.remove(at: i)
-        if request.purpose == .reload, state.reloads?.pending.remove(page) != nil { finishReloads(&state) }
+        guard let i = state.feed.paging.requests.firstIndex(where: { $0.page == page }) else { return [] }
+        let request = state.feed.paging.requests.remove(at: i)
+        if request.purpose == .reload, state.feed.paging.reloads?.pending.remove(page) != nil { finishReloads(&state) }
         if request.purpose == .append {
-            state.pendingJump = nil
-            state.prefetchPaused = true
-            state.failure = LoadFailure(page: page, reason: "\(error)")
+            state.feed.paging.pendingJump = nil
+            state.feed.paging.prefetchPaused = true
+            state.feed.paging.failure = LoadFailure(page: page, reason: "\(error)")
         }
-        if error.isConnectivityFailure { state.isOffline = true }
+        if error.isOffline { state.feed.isOffline = true }
         raise(&state, "page \(page): \(error)")
         return []
     }

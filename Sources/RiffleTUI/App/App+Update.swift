@@ -8,19 +8,20 @@ extension App {
     ///   - state: the browser, changed in place.
     ///   - action: what happened.
     /// - Returns: the effects to run, in order.
-    public static func update(_ state: inout AppState, _ action: Action) -> [Effect] {
+    package static func update(_ state: inout AppState, _ action: Action) -> [Effect] {
         var effects: [Effect]
         switch action {
         case .start:
-            if case .feeds = state.mode {
+            if case .feeds = state.screens.shown {
                 effects = [.listFeeds]
             } else {
-                effects = state.pages.isEmpty ? appendNextPage(&state, explicit: true) : []
+                effects = state.list.pages.isEmpty ? appendNextPage(&state, explicit: true) : []
             }
         case .tick(let date):
             tick(&state, date)
             effects = watchIfDue(&state)
             effects += markRestingItemSeen(&state)
+            state.settle()
             return effects
         case .event(let event):
             effects = handle(&state, event)
@@ -33,39 +34,40 @@ extension App {
             effects = []
         case .seenLoaded(let keys):
             // Marks made before the log answered are kept.
-            state.seen = keys.union(state.seen ?? [])
+            state.feed.reading.merge(logged: keys)
             effects = []
         case .commentsLoaded(let key, let thread):
-            receiveComments(&state, key: key, .success(thread))
+            CommentsScreen.receive(.success(thread), forItem: key, in: &state)
             effects = []
         case .commentsFailed(let key, let error):
-            receiveComments(&state, key: key, .failure(error))
+            CommentsScreen.receive(.failure(error), forItem: key, in: &state)
             effects = []
         case .searched(let query, let matches):
-            receiveSearch(&state, query: query, matches: matches)
+            SearchScreen.receive(matches, failure: nil, forQuery: query, in: &state)
             effects = []
         case .searchFailed(let query, let reason):
-            receiveSearch(&state, query: query, matches: [], failure: reason)
+            SearchScreen.receive([], failure: reason, forQuery: query, in: &state)
             effects = []
         case .feedsListed(let entries):
-            listFeeds(&state, entries)
+            FeedsScreen.receive(entries, in: &state)
             effects = []
         case .feedSummarized(let name, let summary):
-            summarizeFeed(&state, name: name, summary)
+            FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
         case .feedOpened(let title, let hasComments):
             effects = openedFeed(&state, title: title, hasComments: hasComments)
         }
-        if !state.shouldQuit, state.hasFeed { effects += prefetchIfNeeded(&state) }
+        if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
         keepSelectionVisible(&state)
         noteResting(&state)
+        state.settle()
         return effects
     }
 
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
-        if !state.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
+        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
         for i in state.toasts.indices where state.toasts[i].createdAt == nil {
             state.toasts[i].createdAt = date
         }
@@ -74,5 +76,17 @@ extension App {
     /// Adds a message to the toasts (and so to the log).
     static func raise(_ state: inout AppState, _ message: String) {
         state.toasts.append(Toast(message: message))
+    }
+
+    /// A feed was opened from the feed list: what was shown of the last one goes, its pages load, and
+    /// q comes back to the list. The settings, the messages and watching stay.
+    static func openedFeed(_ state: inout AppState, title: String, hasComments: Bool) -> [Effect] {
+        var fresh = AppState(feedTitle: title, size: state.size, now: state.now, settings: state.settings)
+        fresh.toasts = state.toasts
+        fresh.feed.watch = state.feed.watch.map { Watch(interval: $0.interval, next: state.now.addingTimeInterval($0.interval)) }
+        fresh.feed.commentsAvailable = hasComments
+        if case .feeds = state.screens.shown { fresh.screens = ScreenStack([state.screens.shown, .list]) }
+        state = fresh
+        return appendNextPage(&state, explicit: true)
     }
 }

@@ -2,9 +2,9 @@
 ///
 /// The run loop owns the terminal and the loader: it feeds every event and result to `update`, runs
 /// the effects it returns, and draws `view(state)` after each change. Nothing here does I/O.
-public enum App {
+package enum App {
     /// Below this the screen shows only "terminal too small": nothing useful fits.
-    public static let minimumSize = Size(width: 20, height: 5)
+    package static let minimumSize = Size(width: 20, height: 5)
 
     /// Rows of the screen that are not the list: the header and the status bar.
     static let chromeRows = 2

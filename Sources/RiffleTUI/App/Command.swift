@@ -1,6 +1,6 @@
 /// What a key does: the browser's keys are bound to these, so a user can move them (`config.json`'s
 /// `keys`) and the help shows the keys in force. Names are the ones `config.json` uses.
-public enum Command: String, Sendable, Hashable, CaseIterable {
+package enum Command: String, Sendable, Hashable, CaseIterable {
     case down, up, first, last
     case pageDown = "page-down", pageUp = "page-up", halfDown = "half-down", halfUp = "half-up"
     case nextPage = "next-page", previousPage = "previous-page"
@@ -27,7 +27,7 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
     case quit
 
     /// What the help says it does.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .down: "move down"
         case .up: "move up"

@@ -2,13 +2,16 @@ import Foundation
 import RiffleKit
 
 /// Work `App.update` asks the run loop to do; its results come back as `Action`s.
-public enum Effect: Sendable, Equatable {
+package enum Effect: Sendable, Equatable {
     /// Load a page with `PageLoader`; answer with `.pageLoaded` or `.pageFailed`.
     case load(page: Int, policy: CachePolicy)
     /// Open a link in the user's browser (`o`).
     case open(URL)
     /// Restore the terminal and exit.
     case quit
+    /// Record in the reading log that `items` were shown (listed, so search finds them): a page that
+    /// arrived and joined the list.
+    case record([Item])
     /// Record in the reading log that `items` were seen (or not).
     case mark([Item], seen: Bool)
     /// Load an item's comments; answer with `.commentsLoaded` or `.commentsFailed`.

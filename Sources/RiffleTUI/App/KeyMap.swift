@@ -6,12 +6,12 @@
 /// try keys.bind("o", to: "none")        // and o no longer does
 /// keys.command(for: .character("x"))    // .openLink
 /// ```
-public struct KeyMap: Sendable, Equatable {
+package struct KeyMap: Sendable, Equatable {
     /// Key → command.
-    public private(set) var bindings: [Key: Command]
+    package private(set) var bindings: [Key: Command]
 
     /// The browser's own keys (README's key table).
-    public static let standard = KeyMap(bindings: [
+    package static let standard = KeyMap(bindings: [
         .character("j"): .down, .down: .down, .character("k"): .up, .up: .up,
         .character("g"): .first, .home: .first, .character("G"): .last, .end: .last,
         .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
@@ -27,19 +27,19 @@ public struct KeyMap: Sendable, Equatable {
         .escape: .back, .character("q"): .quit,
     ])
 
-    public init(bindings: [Key: Command]) { self.bindings = bindings }
+    package init(bindings: [Key: Command]) { self.bindings = bindings }
 
     /// The command `key` runs, if any.
-    public func command(for key: Key) -> Command? { bindings[key] }
+    package func command(for key: Key) -> Command? { bindings[key] }
 
     /// The keys bound to `command`, in the order the help shows them (letters, then the rest).
-    public func keys(for command: Command) -> [Key] {
+    package func keys(for command: Command) -> [Key] {
         bindings.filter { $0.value == command }.map(\.key).sorted { Self.order($0) < Self.order($1) }
     }
 
     /// Binds the key called `keyName` to the command called `commandName` ("none" unbinds it).
     /// - Throws: `KeyMap.Problem` naming what is not a key or not a command.
-    public mutating func bind(_ keyName: String, to commandName: String) throws(Problem) {
+    package mutating func bind(_ keyName: String, to commandName: String) throws(Problem) {
         guard let key = Self.key(named: keyName) else { throw .unknownKey(keyName) }
         if commandName == "none" {
             bindings[key] = nil
@@ -50,11 +50,11 @@ public struct KeyMap: Sendable, Equatable {
     }
 
     /// What is wrong with a binding; each reads as one line.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownKey(String)
         case unknownCommand(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unknownKey(let name):
                 "'\(name)' is not a key (a character, ctrl-X, enter, esc, space, tab, backspace, delete, up, down, left, right, home, end, pgup, pgdn, f1-f12)"
@@ -66,7 +66,7 @@ public struct KeyMap: Sendable, Equatable {
 
     /// The key a name in `config.json` stands for: one character (`x`, `X`, `?`), `ctrl-x`, or a
     /// named key (`enter`, `esc`, `space`, `pgdn`, `f5`...).
-    public static func key(named name: String) -> Key? {
+    package static func key(named name: String) -> Key? {
         if name.count == 1, let character = name.first, character != " " { return .character(character) }
         let lower = name.lowercased()
         for prefix in ["ctrl-", "c-", "^"] where lower.hasPrefix(prefix) {
@@ -85,7 +85,7 @@ public struct KeyMap: Sendable, Equatable {
     ]
 
     /// How the help shows a key: `j`, `^d`, `↑`, `PgDn`, `Enter`.
-    public static func label(_ key: Key) -> String {
+    package static func label(_ key: Key) -> String {
         switch key {
         case .character(" "): "Space"
         case .character(let c): String(c)

@@ -1,13 +1,13 @@
 /// A bordered box with a title, its inside cleared: the frame of the help and log overlays.
-public struct Box: Sendable {
+package struct Box: Sendable {
     /// Drawn in the top border.
-    public var title: String
+    package var title: String
 
     /// A box titled `title`.
-    public init(title: String) { self.title = title }
+    package init(title: String) { self.title = title }
 
     /// A rectangle of `width` x `height` (each cut to `area`) centred in `area`.
-    public static func centred(width: Int, height: Int, in area: Rect) -> Rect {
+    package static func centred(width: Int, height: Int, in area: Rect) -> Rect {
         let w = min(width, area.width)
         let h = min(height, area.height)
         return Rect(x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h)
@@ -15,7 +15,7 @@ public struct Box: Sendable {
 
     /// Draws the border in `area` and returns the inside.
     @discardableResult
-    public func render(into buffer: inout Buffer, area: Rect) -> Rect {
+    package func render(into buffer: inout Buffer, area: Rect) -> Rect {
         guard area.width >= 2, area.height >= 2 else { return Rect(x: area.x, y: area.y, width: 0, height: 0) }
         let style = Style(.accent)
         buffer.fill(area)

@@ -2,20 +2,20 @@ import RiffleKit
 
 /// One item in full: every field as "key: value" (nested objects indented, long text wrapped), or its
 /// raw JSON pretty-printed. Scrolls by line.
-public struct DetailView: Sendable {
+package struct DetailView: Sendable {
     /// The lines, already wrapped to the width they are drawn at.
-    public var lines: [StyledLine]
+    package var lines: [StyledLine]
     /// The first line drawn.
-    public var scroll: Int
+    package var scroll: Int
 
     /// A view of `lines` from line `scroll`.
-    public init(lines: [StyledLine], scroll: Int) {
+    package init(lines: [StyledLine], scroll: Int) {
         self.lines = lines
         self.scroll = scroll
     }
 
     /// The lines for `item` wrapped to `width` columns.
-    public static func lines(for item: Item, width: Int, raw: Bool) -> [StyledLine] {
+    package static func lines(for item: Item, width: Int, raw: Bool) -> [StyledLine] {
         let width = max(4, width)
         if raw {
             return JSONFormatter.pretty(item.fields).split(separator: "\n").flatMap { line in
@@ -88,7 +88,7 @@ public struct DetailView: Sendable {
     }
 
     /// Draws the lines from `scroll`, one per row of `area`, with a one-column margin.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         for row in 0..<area.height {
             let index = scroll + row
             guard index >= 0, index < lines.count else { break }

@@ -1,18 +1,18 @@
 /// The bottom line while the filter is typed: "/" and the query with a cursor, matches on the right.
-public struct FilterBar: Sendable {
+package struct FilterBar: Sendable {
     /// What has been typed so far.
-    public var query: String
+    package var query: String
     /// How many items match.
-    public var matches: Int
+    package var matches: Int
 
     /// A bar for `query` with `matches` items matching.
-    public init(query: String, matches: Int) {
+    package init(query: String, matches: Int) {
         self.query = query
         self.matches = matches
     }
 
     /// Draws the bar on the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1))
         let count = matches == 1 ? "1 match" : "\(matches) matches"

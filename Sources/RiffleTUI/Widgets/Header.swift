@@ -1,18 +1,18 @@
 /// The top line: the feed's title on an accent bar.
-public struct Header: Sendable {
+package struct Header: Sendable {
     /// The feed's (or item's) name.
-    public var title: String
+    package var title: String
     /// Dim text at the right end, e.g. "? help".
-    public var hint: String
+    package var hint: String
 
     /// A header for `title`, with an optional hint at the right.
-    public init(title: String, hint: String = "") {
+    package init(title: String, hint: String = "") {
         self.title = title
         self.hint = hint
     }
 
     /// Draws the header on the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         let row = Rect(x: area.x, y: area.y, width: area.width, height: 1)
         buffer.fill(row, style: Style(.header))

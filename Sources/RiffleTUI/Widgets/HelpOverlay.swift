@@ -1,27 +1,27 @@
 /// The `?` box: every key in force and what it does, centred over the screen; it scrolls when the
 /// screen is too small to hold it.
-public struct HelpOverlay: Sendable {
+package struct HelpOverlay: Sendable {
     /// One line of the help: the keys as shown, the keys themselves, and what they do.
-    public struct Binding: Sendable, Equatable {
+    package struct Binding: Sendable, Equatable {
         /// The keys as the help shows them, e.g. "j ↓".
-        public var label: String
+        package var label: String
         /// The keys the label stands for (empty for the mouse).
-        public var keys: [Key]
+        package var keys: [Key]
         /// What they do.
-        public var action: String
+        package var action: String
     }
 
     /// The lines, in the order of `Command` (commands without a key are left out), then the mouse.
     /// Tests check that every key the browser answers is listed, and that every key listed does something.
-    public let bindings: [Binding]
+    package let bindings: [Binding]
 
     /// The first binding shown.
-    public var scroll: Int
+    package var scroll: Int
     /// The keys that scroll the box, as the footer names them ("j k").
     let scrollKeys: String
 
     /// The help for `keymap`, from binding `scroll` on.
-    public init(keymap: KeyMap = .standard, scroll: Int = 0) {
+    package init(keymap: KeyMap = .standard, scroll: Int = 0) {
         var bindings: [Binding] = []
         var listed: Set<Command> = []
         for command in Command.allCases where !listed.contains(command) {
@@ -60,13 +60,13 @@ public struct HelpOverlay: Sendable {
     }
 
     /// Whether the bindings do not all fit in `area`, so the box scrolls.
-    public func scrolls(in area: Rect) -> Bool { layout(in: area).rows < bindings.count }
+    package func scrolls(in area: Rect) -> Bool { layout(in: area).rows < bindings.count }
 
     /// The largest useful `scroll` in `area`.
-    public func maxScroll(in area: Rect) -> Int { max(0, bindings.count - layout(in: area).rows) }
+    package func maxScroll(in area: Rect) -> Int { max(0, bindings.count - layout(in: area).rows) }
 
     /// Draws the box centred in `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         let (box, rows) = layout(in: area)
         let keysWidth = self.keysWidth
         let inside = Box(title: "keys").render(into: &buffer, area: box)

@@ -1,9 +1,9 @@
 import RiffleKit
 
 /// Writes a `JSONValue` back as indented JSON text (two spaces per level, keys in document order).
-public enum JSONFormatter {
+package enum JSONFormatter {
     /// The pretty-printed text of `value`.
-    public static func pretty(_ value: JSONValue) -> String {
+    package static func pretty(_ value: JSONValue) -> String {
         var out = ""
         write(value, indent: 0, into: &out)
         return out

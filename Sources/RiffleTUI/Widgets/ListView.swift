@@ -4,61 +4,61 @@ import RiffleKit
 /// The list of items: one row each, the title then its details and age, dimmer; the selected row
 /// highlighted across the whole width; a thin "page N" line where pages meet. Rows are cut with "…"
 /// at the right edge, never wrapped.
-public struct ListView: Sendable {
+package struct ListView: Sendable {
     /// One line of the list.
-    public enum Line: Sendable, Equatable {
+    package enum Line: Sendable, Equatable {
         /// The item `items[row]`.
         case item(row: Int)
         /// Where page `number` begins.
         case pageBoundary(Int)
 
         /// Whether this is a "page N" line.
-        public var isPageBoundary: Bool {
+        package var isPageBoundary: Bool {
             if case .pageBoundary = self { true } else { false }
         }
     }
 
     /// The rows, in order.
-    public var items: [Item]
+    package var items: [Item]
     /// What is drawn, top to bottom; one `.item` line per item when nil.
-    public var lines: [Line]?
+    package var lines: [Line]?
     /// Index of the highlighted item; nil for none.
-    public var selection: Int?
+    package var selection: Int?
     /// Index (in `lines`) of the first line drawn.
-    public var offset: Int
+    package var offset: Int
     /// The clock for relative ages.
-    public var now: Date
+    package var now: Date
     /// Drawn centred when there are no items; "\n" starts a new line, and long lines wrap.
-    public var emptyText: String
+    package var emptyText: String
     /// A row after the last item, e.g. "⠋ loading page 3…" or "end of feed".
-    public var footer: String?
+    package var footer: String?
     /// How the footer is drawn; dim unless set.
-    public var footerStyle = Style(.dim, dim: true)
+    package var footerStyle = Style(.dim, dim: true)
     /// What the reader has done with each item (parallel to `items`); empty when not known, and
     /// every row is drawn alike.
-    public var marks: [Mark] = []
+    package var marks: [Mark] = []
     /// Whether a seen item carries a glyph in the left margin (for screens without colours, where
     /// dim may not show).
-    public var glyphs = false
+    package var glyphs = false
 
     /// An item's place in the reader's day.
-    public struct Mark: Sendable, Equatable {
+    package struct Mark: Sendable, Equatable {
         /// Seen: drawn dimmer.
-        public var seen: Bool
+        package var seen: Bool
         /// Came with a reload or a watch: "new" after the title.
-        public var arrived: Bool
+        package var arrived: Bool
 
-        public init(seen: Bool, arrived: Bool) {
+        package init(seen: Bool, arrived: Bool) {
             self.seen = seen
             self.arrived = arrived
         }
     }
 
     /// The glyph a seen item carries when `glyphs` is on.
-    public static let seenGlyph = "·"
+    package static let seenGlyph = "·"
 
     /// A list of `items` drawn as `lines` (one per item when nil); `footer` is drawn after the last one.
-    public init(items: [Item], lines: [Line]? = nil, selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
+    package init(items: [Item], lines: [Line]? = nil, selection: Int?, offset: Int, now: Date, emptyText: String = "no items",
                 footer: String? = nil) {
         self.items = items
         self.lines = lines
@@ -71,14 +71,14 @@ public struct ListView: Sendable {
 
     /// The dim text after an item's title: its details (counts already in the singular or plural
     /// their number needs, "1 point", as RiffleKit builds them) and the age of `createdAt`.
-    public static func details(of item: Item, now: Date) -> String {
+    package static func details(of item: Item, now: Date) -> String {
         var parts = item.details
         if let createdAt = item.createdAt { parts.append(Timestamp.age(of: createdAt, now: now)) }
         return parts.joined(separator: " · ")
     }
 
     /// Draws the visible lines into `area`, or `emptyText` centred when there are no items.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         guard !items.isEmpty else {
             Centered(text: emptyText, style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: area)

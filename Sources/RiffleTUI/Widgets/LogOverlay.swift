@@ -1,13 +1,13 @@
 /// The `L` box: every message raised so far, newest at the bottom.
-public struct LogOverlay: Sendable {
+package struct LogOverlay: Sendable {
     /// Every message, oldest first.
-    public var messages: [String]
+    package var messages: [String]
 
     /// A log of `messages`.
-    public init(messages: [String]) { self.messages = messages }
+    package init(messages: [String]) { self.messages = messages }
 
     /// Draws the box over `area`, the newest messages that fit at the bottom.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         let box = Box.centred(width: area.width - 4, height: area.height - 2, in: area)
         let inside = Box(title: "messages (\(messages.count))").render(into: &buffer, area: box)
         guard !inside.isEmpty else { return }

@@ -1,11 +1,11 @@
 /// The bottom line while a line is typed: its label ("search: ") and the text with a cursor.
-public struct PromptBar: Sendable {
-    public var prompt: Prompt
+package struct PromptBar: Sendable {
+    package var prompt: Prompt
 
-    public init(prompt: Prompt) { self.prompt = prompt }
+    package init(prompt: Prompt) { self.prompt = prompt }
 
     /// Draws the bar on the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1))
         var x = area.x + 1

@@ -1,22 +1,22 @@
 /// A one-cell braille spinner; the frame advances with each tick while something loads.
-public struct Spinner: Sendable {
+package struct Spinner: Sendable {
     /// The frames, drawn in order.
-    public static let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    package static let frames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Which frame to draw (any integer; it wraps).
-    public var frame: Int
+    package var frame: Int
 
     /// A spinner showing `frame`.
-    public init(frame: Int) { self.frame = frame }
+    package init(frame: Int) { self.frame = frame }
 
     /// The character for the current frame.
-    public var symbol: Character {
+    package var symbol: Character {
         let count = Spinner.frames.count
         return Spinner.frames[((frame % count) + count) % count]
     }
 
     /// Draws the spinner at the top-left cell of `area`.
-    public func render(into buffer: inout Buffer, area: Rect, style: Style = Style(.accent)) {
+    package func render(into buffer: inout Buffer, area: Rect, style: Style = Style(.accent)) {
         guard !area.isEmpty else { return }
         buffer.write(String(symbol), x: area.x, y: area.y, maxWidth: 1, style: style)
     }

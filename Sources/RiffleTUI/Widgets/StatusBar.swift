@@ -1,17 +1,17 @@
 /// The bottom line: facts about the page on the left, an activity note and spinner on the right.
-public struct StatusBar: Sendable {
+package struct StatusBar: Sendable {
     /// The facts, drawn separated by " · ", e.g. ["page 2", "20 items", "network", "fetched 3m ago"].
-    public var facts: [String]
+    package var facts: [String]
     /// Drawn at the right end with a spinner while something loads, e.g. "loading page 3"; nil when idle.
-    public var activity: String?
+    package var activity: String?
     /// The spinner's frame.
-    public var spinnerFrame: Int
+    package var spinnerFrame: Int
     /// Indices of `facts` to leave out, first one first, when they do not all fit: a whole fact
     /// dropped reads better than every fact cut short.
-    public var dropOrder: [Int]
+    package var dropOrder: [Int]
 
     /// A bar of `facts`, with `activity` and a spinner on the right while loading.
-    public init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0, dropOrder: [Int] = []) {
+    package init(facts: [String], activity: String? = nil, spinnerFrame: Int = 0, dropOrder: [Int] = []) {
         self.facts = facts
         self.activity = activity
         self.spinnerFrame = spinnerFrame
@@ -19,10 +19,10 @@ public struct StatusBar: Sendable {
     }
 
     /// The left-hand text with every fact.
-    public var text: String { facts.joined(separator: " · ") }
+    package var text: String { facts.joined(separator: " · ") }
 
     /// The left-hand text that fits `width` columns, leaving facts out in `dropOrder`.
-    public func text(fitting width: Int) -> String {
+    package func text(fitting width: Int) -> String {
         var dropped: Set<Int> = []
         var line = text
         for index in dropOrder where TextWidth.width(of: line) > width {
@@ -33,7 +33,7 @@ public struct StatusBar: Sendable {
     }
 
     /// Draws the bar on the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         let style = Style(.status)
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), style: style)

@@ -1,32 +1,32 @@
 /// One line of text made of differently styled pieces, e.g. a field's key and its value.
-public struct StyledLine: Sendable, Equatable {
+package struct StyledLine: Sendable, Equatable {
     /// A piece of text in one style.
-    public struct Span: Sendable, Equatable {
+    package struct Span: Sendable, Equatable {
         /// The text, sanitised when drawn.
-        public var text: String
+        package var text: String
         /// How it is drawn.
-        public var style: Style
+        package var style: Style
         /// A piece of `text` in `style`.
-        public init(_ text: String, _ style: Style = .normal) {
+        package init(_ text: String, _ style: Style = .normal) {
             self.text = text
             self.style = style
         }
     }
 
     /// The pieces, left to right.
-    public var spans: [Span]
+    package var spans: [Span]
 
     /// A line of `spans`.
-    public init(_ spans: [Span]) { self.spans = spans }
+    package init(_ spans: [Span]) { self.spans = spans }
 
     /// A line of one piece of text.
-    public init(_ text: String, _ style: Style = .normal) { self.init([Span(text, style)]) }
+    package init(_ text: String, _ style: Style = .normal) { self.init([Span(text, style)]) }
 
     /// The line's text without styles.
-    public var text: String { spans.map(\.text).joined() }
+    package var text: String { spans.map(\.text).joined() }
 
     /// Draws the line on row `y` from `x`, cut at `maxX`.
-    public func render(into buffer: inout Buffer, x: Int, y: Int, maxX: Int) {
+    package func render(into buffer: inout Buffer, x: Int, y: Int, maxX: Int) {
         var column = x
         for span in spans where column < maxX {
             column += buffer.write(span.text, x: column, y: y, maxWidth: maxX - column, style: span.style)

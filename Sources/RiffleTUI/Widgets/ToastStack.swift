@@ -1,13 +1,13 @@
 /// Toasts drawn one per line at the bottom of an area, newest at the bottom.
-public struct ToastStack: Sendable {
+package struct ToastStack: Sendable {
     /// The messages to draw, oldest first.
-    public var messages: [String]
+    package var messages: [String]
 
     /// A stack of `messages`.
-    public init(messages: [String]) { self.messages = messages }
+    package init(messages: [String]) { self.messages = messages }
 
     /// Draws the last messages that fit, bottom-aligned in `area`, each on a full-width toast line.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         let shown = messages.suffix(area.height)
         var y = area.maxY - shown.count
         for message in shown {

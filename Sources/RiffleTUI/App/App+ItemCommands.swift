@@ -1,0 +1,67 @@
+import Foundation
+import RiffleKit
+
+extension App {
+    /// The commands on an item, written once for every screen that has one selected (the list, an
+    /// item, its comments, search results): nil for any other command.
+    ///
+    /// Opening an item of the open feed (Enter, `o`, `c`) is seeing it. Seen marks, comments and the
+    /// discussion page go through the open feed, so for an item of another feed (a search result)
+    /// they do nothing.
+    static func itemCommand(_ command: Command, on selection: ItemSelection, _ state: inout AppState) -> [Effect]? {
+        let item = selection.item
+        switch command {
+        case .open:
+            guard let item else { return [] }
+            state.screens.push(.item(ItemScreen(item: item, isInOpenFeed: selection.isInOpenFeed)))
+            return seeing(item, selection, &state)
+        case .openLink:
+            guard let item, let text = item.url, let url = URL(string: InertLink.encode(text)) else {
+                raise(&state, "no link")
+                return []
+            }
+            return [.open(url)] + seeing(item, selection, &state)
+        case .comments:
+            guard let item, selection.isInOpenFeed else { return [] }
+            guard state.feed.commentsAvailable else {
+                raise(&state, "no comments: this feed does not say where they are (a \"comments\" field in feeds.json)")
+                return []
+            }
+            let seen = seeing(item, selection, &state)
+            state.screens.push(.comments(CommentsScreen(item: item)))
+            return [.loadComments(item, policy: .returnCacheElseLoad)] + seen
+        case .discussion:
+            guard let item, selection.isInOpenFeed else { return [] }
+            guard state.feed.commentsAvailable else {
+                raise(&state, "no discussion page: this feed does not say where comments are")
+                return []
+            }
+            return [.openDiscussion(item)]
+        case .yankLink:
+            // What is copied is pasted into terminals: printable text only, so a paste can neither end
+            // a bracketed paste nor start a line. The link is the one `o` opens (`InertLink`).
+            guard let item else { return [] }
+            guard let link = item.url.map(InertLink.encode), !link.isEmpty else {
+                raise(&state, "no link to copy")
+                return []
+            }
+            return [.copy(link, what: "link")]
+        case .yankJSON:
+            // One line of JSON with every control, C1 and bidirectional control as a `\u` escape.
+            guard let item else { return [] }
+            var text = ""
+            JSONWriter.write(item.fields, into: &text)
+            return [.copy(Sanitizer.json(text), what: "JSON")]
+        case .toggleSeen:
+            guard let item, selection.isInOpenFeed else { return [] }
+            return toggleSeen(&state, item)
+        default:
+            return nil
+        }
+    }
+
+    /// Opening an item of the open feed marks it seen.
+    private static func seeing(_ item: Item, _ selection: ItemSelection, _ state: inout AppState) -> [Effect] {
+        selection.isInOpenFeed ? markSeen(&state, [item]) : []
+    }
+}

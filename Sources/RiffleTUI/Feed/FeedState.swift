@@ -1,0 +1,21 @@
+import Foundation
+
+/// The open feed, whichever screen is shown over its list: its name, its loads, what was seen of it,
+/// whether it is watched. Opening another feed starts a new one; the settings stay.
+package struct FeedState: Sendable, Equatable {
+    /// Shown in the header: the feed's name, else its host.
+    package var title: String
+    /// Whether the feed says where its items' comments are (`c`, `C`).
+    package var commentsAvailable = false
+    /// Set when a load failed for want of a connection; a page from the network clears it.
+    package var isOffline = false
+    /// What is asked for, what failed, where the feed ends.
+    package var paging = Paging()
+    /// Seen, new, and the item rested on.
+    package var reading = ReadingMarks()
+    /// Page 1 revalidated on an interval (`--watch`, `w`); nil when off.
+    package var watch: Watch?
+
+    /// A feed called `title`, nothing loaded.
+    package init(title: String) { self.title = title }
+}

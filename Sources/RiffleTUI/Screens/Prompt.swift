@@ -1,0 +1,70 @@
+import Foundation
+
+/// A line typed at the bottom of the screen.
+package struct Prompt: Sendable, Equatable {
+    package enum Purpose: Sendable, Equatable {
+        /// Words to search everything seen for (`S`).
+        case search
+        /// The argument of a feed that takes one (`reddit:` → `swift`), from the feed list.
+        case argument(FeedEntry)
+    }
+
+    package var purpose: Purpose
+    package var text: String
+
+    package init(_ purpose: Purpose, text: String = "") {
+        self.purpose = purpose
+        self.text = text
+    }
+
+    /// What stands before the text: "search: ", "reddit:".
+    package var label: String {
+        switch purpose {
+        case .search: "search: "
+        case .argument(let entry): "\(entry.name):"
+        }
+    }
+}
+
+
+extension Prompt {
+    /// Keys while the line is typed: text edits it, Enter runs it, Esc (or Backspace on an empty
+    /// line) drops it.
+    func press(_ key: Key, in state: inout AppState) -> [Effect] {
+        var prompt = self
+        switch key {
+        case .character(let character):
+            prompt.text.append(character)
+        case .backspace, .delete:
+            guard !prompt.text.isEmpty else {
+                state.screens.pop()
+                return []
+            }
+            prompt.text.removeLast()
+        case .escape:
+            state.screens.pop()
+            return []
+        case .enter:
+            state.screens.pop()
+            let text = prompt.text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return [] }
+            switch prompt.purpose {
+            case .search:
+                // Results stack on the screen they were asked from; a new search replaces the last.
+                if case .search = state.screens.shown {
+                    state.screens.shown = .search(SearchScreen(query: text))
+                } else {
+                    state.screens.push(.search(SearchScreen(query: text)))
+                }
+                return [.search(text)]
+            case .argument(let entry):
+                return [.openFeed("\(entry.name):\(text)")]
+            }
+        default:
+            return []
+        }
+        state.screens.pop()
+        state.screens.push(.overlay(.prompt(prompt)))
+        return []
+    }
+}

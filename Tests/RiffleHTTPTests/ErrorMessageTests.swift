@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import RiffleHTTP
+
+/// Every message a request's failure can show, read as a person reads a toast: one line, plain words,
+/// grammatical, and "offline" only when the network or the host was unreachable.
+@Suite("Error messages: every RiffleError and every CURLcode, in words")
+struct ErrorMessageTests {
+    static let url = URL(string: "https://feeds.example.org:8443/items?page=2")!
+
+    /// One of every case, with the texts their makers put in.
+    static let samples: [RiffleError] = [
+        .cannotConnect(host: "feeds.example.org", reason: "connection refused"), .dnsFailure(host: "feeds.example.org"), .offline,
+        .timedOut(host: "feeds.example.org"), .stalled(host: "feeds.example.org", seconds: 20),
+        .tls(host: "feeds.example.org", reason: "certificate has expired"), .httpStatus(code: 503, excerpt: "busy"),
+        .invalidJSON(offset: 12, reason: "unexpected character"), .validation(path: "$.items", expected: "array", actual: "null"),
+        .envelope(message: "invalid_auth"), .cancelled, .notCached, .duplicate, .storage(path: "/tmp/x", reason: "disk full"),
+        .badResponse(host: "feeds.example.org", reason: "not an HTTP answer"), .tooLarge(what: "response body", limit: 64 << 20),
+        .tooLarge(what: "response headers", limit: 256 << 10), .tooManyRedirects(host: "feeds.example.org", limit: 5),
+        .unsupportedScheme("ftp"), .invalidHeader(name: "X-Token"), .transport("no secondary base URL configured for /x"),
+    ]
+
+    /// Every CURLcode libcurl defines (0 is success), as the transport maps it when libcurl wrote no
+    /// detail of its own: the case where a bare number used to show.
+    static let curlErrors: [(code: Int32, error: RiffleError)] = (1...101).map {
+        ($0, RiffleError.curl(code: $0, osError: 0, detail: "", url: url))
+    }
+
+    @Test func everyMessageIsOneLineOfWords() {
+        for error in Self.samples + Self.curlErrors.map(\.error) {
+            let text = error.description
+            #expect(!text.isEmpty && !text.contains("\n") && text.count < 200, "\(text)")
+            #expect(text.contains { $0.isLetter }, "\(text)")
+        }
+    }
+
+    @Test func noCURLcodeIsABareNumber() {
+        for (code, error) in Self.curlErrors {
+            let text = error.description
+            #expect(!text.contains("libcurl error"), "\(code): \(text)")
+            // Unmapped codes read libcurl's own words, then the code for a bug report.
+            if case .transport = error, text.hasPrefix("feeds.example.org:8443: ") {
+                let words = text.dropFirst("feeds.example.org:8443: ".count)
+                #expect(words.first?.isLetter == true && !words.hasPrefix("Unknown error"), "\(code): \(text)")
+                #expect(text.hasSuffix("(CURLcode \(code))"), "\(code): \(text)")
+            }
+        }
+        #expect(Self.curlErrors[26].error.description == "feeds.example.org:8443: Out of memory (CURLcode 27)")
+        // A code this libcurl has no words for (retired, or newer than it) gets words of ours.
+        #expect(RiffleError.curlWords(20).hasSuffix("(CURLcode 20)") && !RiffleError.curlWords(20).contains("Unknown"))
+    }
+
+    @Test func pluralsTakeAPluralVerb() {
+        let headers = RiffleError.tooLarge(what: "response headers", limit: 256 << 10).description
+        #expect(headers == "the response headers went over the 256 KiB limit")
+        for error in Self.samples + Self.curlErrors.map(\.error) {
+            #expect(!error.description.contains("headers is"), "\(error)")
+        }
+    }
+
+    @Test func aTimeoutIsNeverOffline() {
+        for error in Self.samples + Self.curlErrors.map(\.error) where error.isOffline {
+            // Offline is no route, no name, or no connection: never a wait that ran out.
+            switch error {
+            case .cannotConnect, .dnsFailure, .offline: break
+            default: Issue.record("\(error) is called offline")
+            }
+            #expect(!error.description.contains("timed out"), "\(error)")
+        }
+        #expect(!RiffleError.timedOut(host: "h").isOffline && RiffleError.timedOut(host: "h").isConnectivityFailure)
+        #expect(!RiffleError.stalled(host: "h", seconds: 20).isOffline)
+        #expect(!RiffleError.curl(code: 28, osError: 0, detail: "", url: Self.url).isOffline)
+        #expect(!RiffleError.curl(code: 7, osError: 110, detail: "", url: Self.url).isOffline)  // ETIMEDOUT while connecting
+        #expect(RiffleError.curl(code: 7, osError: 101, detail: "", url: Self.url).isOffline)   // ENETUNREACH
+    }
+}
