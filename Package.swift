@@ -54,10 +54,10 @@ let package = Package(
         .testTarget(name: "RiffleKitTests", dependencies: ["RiffleKit", "DemoServer", "RiffleTestSupport", "riffle-test-child"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI"]),
-        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal"]),
+        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "RiffleTUI", "RiffleKit"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleTUI", "RiffleKit"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets"]),
-        .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "DemoServer"]),
+        .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "RiffleTUI", "DemoServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,8 +7,7 @@ extension NcursesScreen {
     /// - Returns: whether the whole sequence was written.
     @discardableResult
     package func setClipboard(_ text: String) -> Bool {
-        let sequence = Array("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}".utf8)
-        return sequence.withUnsafeBytes { bytes in
+        Self.clipboardSequence(text).withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
@@ -18,5 +17,11 @@ extension NcursesScreen {
             }
             return true
         }
+    }
+
+    /// The bytes `setClipboard` writes for `text`: `ESC ] 52 ; c ; BASE64 BEL`. What a paste then
+    /// types is `text` exactly, so its callers make it inert (`App.yankLink`, `App.yankJSON`).
+    static func clipboardSequence(_ text: String) -> [UInt8] {
+        Array("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}".utf8)
     }
 }

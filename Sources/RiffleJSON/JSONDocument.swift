@@ -14,6 +14,8 @@ public final class JSONDocument: Sendable {
     /// How much of the bytes the tape pass checks.
     public enum Validation: Sendable, Equatable {
         /// Everything `JSONParser` checks: the document is accepted or rejected exactly as it would be.
+        /// Bytes inside strings that are not text (invalid UTF-8, a lone surrogate escape) are no
+        /// error: they read as U+FFFD and are counted (`replacedCharacters`).
         case full
         /// The structure only, for bytes that were fully checked before (a page read back from the
         /// disk cache). Brackets, commas, colons, literals, numbers and the end of the document are
@@ -30,6 +32,17 @@ public final class JSONDocument: Sendable {
     /// pass checked them, and a `.structure` one leaves them to the lenient reading.
     public let validation: Validation
     let tape: [TapeEntry]
+    /// What the `.full` pass counted for `replacedCharacters`; nil after a `.structure` pass.
+    private let counted: Int?
+
+    /// How many characters of the document's strings read as U+FFFD because their bytes were not
+    /// text: an invalid UTF-8 sequence (one for each maximal malformed subpart, as `String(decoding:)`
+    /// repairs it) or an escaped surrogate without its pair (`"\ud83d"`, an emoji cut in two). Such a
+    /// document is read all the same, one bad character costing one character; this says how many
+    /// were lost. Counted by the `.full` pass; for a `.structure` document, by a full pass now.
+    public var replacedCharacters: Int {
+        counted ?? (try? JSONDocument(data).replacedCharacters) ?? 0
+    }
 
     /// Checks `data` and records the position of each value.
     /// - Parameters:
@@ -40,7 +53,7 @@ public final class JSONDocument: Sendable {
     public init(_ data: Data, validation: Validation = .full) throws(JSONParser.Error) {
         var tape: [TapeEntry] = []
         tape.reserveCapacity(Self.reservedEntries(forBytes: data.count))
-        let result: Result<Void, JSONParser.Error> = data.withUnsafeBytes { raw in
+        let result: Result<Int, JSONParser.Error> = data.withUnsafeBytes { raw in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress, !raw.isEmpty else {
                 return .failure(JSONParser.Error(offset: 0, reason: "empty input"))
             }
@@ -48,15 +61,16 @@ public final class JSONDocument: Sendable {
             scanner.lenientStrings = validation == .structure
             do throws(JSONParser.Error) {
                 try scanner.scanDocument(into: &tape)
-                return .success(())
+                return .success(scanner.replacements)
             } catch {
                 return .failure(error)
             }
         }
-        try result.get()
+        let replacements = try result.get()
         self.data = data
         self.validation = validation
         self.tape = tape
+        counted = validation == .full ? replacements : nil
     }
 
     /// Room to make in the tape before the pass. About one value per 24 bytes in feed pages: a good

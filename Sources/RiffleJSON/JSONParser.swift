@@ -12,9 +12,11 @@ import Foundation
 /// let title = page["hits"]?.arrayValue?.first?["title"]?.stringValue
 /// ```
 ///
-/// The parser is strict: invalid UTF-8, unpaired surrogate escapes, leading zeros, control
-/// characters in strings and trailing data are errors. One leniency: a leading UTF-8 byte order
-/// mark is skipped, as RFC 8259 §8.1 allows.
+/// The parser is strict about syntax: leading zeros, control characters in strings, unknown
+/// escapes and trailing data are errors. Two leniencies: a leading UTF-8 byte order mark is skipped,
+/// as RFC 8259 §8.1 allows, and a string's bytes that are not text (invalid UTF-8, an escaped
+/// surrogate without its pair) read as U+FFFD, one bad character costing one character rather than
+/// the document (`JSONDocument.replacedCharacters` counts them).
 public enum JSONParser {
     /// The deepest nesting accepted; deeper documents are rejected rather than overflowing the stack.
     public static let maxDepth = 512

@@ -187,7 +187,7 @@ extension JSONScanner {
                 if b >= 0xE1, b <= 0xEF, b != 0xED, i &+ 3 <= count,
                    base[i &+ 1] & 0xC0 == 0x80, base[i &+ 2] & 0xC0 == 0x80 { i &+= 3; continue }
                 index = i
-                try skipUTF8Sequence(lead: b)
+                skipUTF8Sequence(lead: b)
                 i = index
             } else {
                 i &+= 1

@@ -15,6 +15,9 @@ struct JSONScanner {
     var lenientStrings = false
     /// Unescaped bytes of the string being read; reused so escapes cost no allocation per string.
     let scratch: ByteBuffer
+    /// Characters of the strings checked so far that read as U+FFFD: invalid UTF-8 sequences and
+    /// escaped surrogates without their pair, which are text lost, not a broken document.
+    var replacements = 0
 
     /// - Parameter scratch: a buffer to reuse, when many strings are read one after another.
     init(base: UnsafePointer<UInt8>, count: Int, scratch: ByteBuffer = ByteBuffer()) {
@@ -90,8 +93,12 @@ struct JSONScanner {
         return (zeroInQuote | zeroInBackslash | control | w) & high
     }
 
-    /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF).
-    mutating func skipUTF8Sequence(lead: UInt8) throws(JSONParser.Error) {
+    /// Moves past one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF),
+    /// or past the longest start of one that is malformed or cut short (Unicode's "maximal subpart":
+    /// the bytes `String(decoding:)` replaces with one U+FFFD, so reading the string later gives
+    /// exactly that), counting it in `replacements`. Never past `count`, never past a byte below 0x80
+    /// (so never past a closing quote).
+    mutating func skipUTF8Sequence(lead: UInt8) {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // allowed range of the second byte
         switch lead {
@@ -102,14 +109,18 @@ struct JSONScanner {
         case 0xF0: length = 4; low = 0x90
         case 0xF4: length = 4; high = 0x8F
         case 0xF1...0xF3: length = 4
-        default: throw error("invalid UTF-8 in string")
+        default:
+            replacements &+= 1
+            index &+= 1
+            return
         }
-        guard index &+ length <= count else { throw error("unterminated string") }
-        guard (low...high).contains(base[index &+ 1]) else { throw error("invalid UTF-8 in string") }
-        for i in 2..<max(length, 2) where base[index &+ i] & 0xC0 != 0x80 {
-            throw error("invalid UTF-8 in string")
+        var valid = 1
+        if index &+ 1 < count, (low...high).contains(base[index &+ 1]) {
+            valid = 2
+            while valid < length, index &+ valid < count, base[index &+ valid] & 0xC0 == 0x80 { valid &+= 1 }
         }
-        index &+= length
+        if valid < length { replacements &+= 1 }
+        index &+= valid
     }
 
     /// The byte a two-character escape (`\n`, `\"`...) stands for; nil for `\u` and invalid escapes.
@@ -142,16 +153,26 @@ struct JSONScanner {
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800...0xDBFF).contains(scalar) {
-                // A high surrogate must be followed at once by an escaped low surrogate.
-                guard index &+ 1 < count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u") else {
-                    throw error(index < count ? "unpaired surrogate in string" : "unterminated string", at: index < count ? backslash : index)
+                // A high surrogate pairs with an escaped low surrogate right after it. Alone (an
+                // emoji cut in two) it is one U+FFFD, and what follows is read on its own, as
+                // `parseEscapeLeniently` reads it.
+                let next = index
+                if index &+ 1 < count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u") {
+                    index &+= 2
+                    let low = try hex4()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        index = next
+                    }
                 }
-                index &+= 2
-                let low = try hex4()
-                guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in string", at: backslash) }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                if index == next {
+                    scalar = 0xFFFD
+                    replacements &+= 1
+                }
             } else if (0xDC00...0xDFFF).contains(scalar) {
-                throw error("unpaired surrogate in string", at: backslash)
+                scalar = 0xFFFD
+                replacements &+= 1
             }
             appendUTF8(scalar)
         default:

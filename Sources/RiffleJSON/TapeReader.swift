@@ -61,8 +61,9 @@ package struct TapeReader {
         }
     }
 
-    /// The text of the string at `i`, unescaped. Total: in a `.structure` document, invalid UTF-8
-    /// (repaired by `String(decoding:)`) and malformed escapes become U+FFFD.
+    /// The text of the string at `i`, unescaped. Total: invalid UTF-8 (repaired by `String(decoding:)`)
+    /// and unpaired surrogate escapes become U+FFFD, and so, in a `.structure` document, do malformed
+    /// escapes.
     /// - Parameter scratch: a buffer to reuse when reading many strings.
     package func string(_ i: Int, scratch: ByteBuffer? = nil) -> String {
         let entry = tape[i]

@@ -106,20 +106,31 @@ package enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    /// "now", "42s ago", "5m ago", "3h ago", "2d ago", "4mo ago", "2y ago".
+    /// "just now", "42s ago", "5m ago", "3h ago", "2d ago", "4mo ago", "2y ago"; a date ahead of `now`
+    /// by more than `clockSkew` says so: "in 20m", "in 3h", "in 2y" (an event's start, a server
+    /// whose clock is wrong), never "just now".
     package static func age(of date: Date, now: Date) -> String {
         // Any `Date` may come here (a caller's own, a far one): the interval is clamped before it
         // becomes an integer, which would trap on infinity or beyond `Int.max`.
         let interval = now.timeIntervalSince(date)
+        if interval < -clockSkew { return "in " + span(Int(min(-interval, 1e15))) }
         let s = interval.isFinite && interval > 0 ? Int(min(interval, 1e15)) : 0
+        return s < 5 ? "just now" : span(s) + " ago"
+    }
+
+    /// How far ahead of this machine's clock a date may be and still read "just now": servers'
+    /// clocks and ours differ by seconds to minutes.
+    static let clockSkew: TimeInterval = 300
+
+    /// `s` seconds in the largest unit that fits: "42s", "5m", "3h", "2d", "4mo", "2y".
+    private static func span(_ s: Int) -> String {
         switch s {
-        case ..<5: return "just now"
-        case ..<60: return "\(s)s ago"
-        case ..<3600: return "\(s / 60)m ago"
-        case ..<86_400: return "\(s / 3600)h ago"
-        case ..<(86_400 * 60): return "\(s / 86_400)d ago"
-        case ..<(86_400 * 730): return "\(s / (86_400 * 30))mo ago"
-        default: return "\(s / (86_400 * 365))y ago"
+        case ..<60: "\(s)s"
+        case ..<3600: "\(s / 60)m"
+        case ..<86_400: "\(s / 3600)h"
+        case ..<(86_400 * 60): "\(s / 86_400)d"
+        case ..<(86_400 * 730): "\(s / (86_400 * 30))mo"
+        default: "\(s / (86_400 * 365))y"
         }
     }
 }

@@ -47,7 +47,10 @@ enum BrowseCommand {
         defer { shelf.stop() }
         let start: BrowserLoop<NcursesScreen>.Start
         if let feed, let feedName {
-            start = .feed(FeedShelf.opened(feed, name: feedName, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
+            // A URL is filed in the reading log (and listed as opened before) as the feed keeps it,
+            // its user-info hidden.
+            let name = FeedResolver.isTemplate(feedName) ? Feed.hidingUserInfo(feedName) : feedName
+            start = .feed(FeedShelf.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
         } else if feedName == FeedShelf.demoName {
             do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }
         } else {
@@ -84,12 +87,16 @@ enum BrowseCommand {
 struct BrowsePages: PageSourcing {
     let loader: PageLoader
     let maxAge: Int?
+    /// The removal of the feed's stored pages, which every load waits for (the demo's start); while
+    /// there is one, no first frame is painted from the disk.
+    var freshStart: Task<Void, Never>?
 
     func load(_ number: Int, policy: CachePolicy) async throws(FeedError) -> Page {
-        try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
+        await freshStart?.value
+        return try await MaxAge.load(number, policy: policy, maxAge: maxAge, loader: loader)
     }
 
-    func peekCachedPage(_ number: Int) -> Page? { loader.peekCachedPage(number) }
+    func peekCachedPage(_ number: Int) -> Page? { freshStart == nil ? loader.peekCachedPage(number) : nil }
 
     var hasComments: Bool { loader.hasComments }
 

@@ -61,7 +61,8 @@ struct ConfigFile: Equatable {
             throw problem("theme", "must be one of \(ThemeFile.names.joined(separator: ", ")), got '\(theme)'")
         }
         if let value = object["watch"] {
-            guard let seconds = Interval.seconds(value.scalarText ?? "") else {
+            // A JSON number is seconds as JSON writes them; text is read as DurationText reads it.
+            guard let seconds = value.doubleValue.flatMap(Interval.within) ?? value.stringValue.flatMap(Interval.seconds) else {
                 throw problem("watch", "expected seconds or text like \"30s\", \"5m\", \"1h\" (10 s to a day)")
             }
             config.watch = seconds
@@ -77,18 +78,12 @@ struct ConfigFile: Equatable {
     }
 }
 
-/// A watch interval as written: seconds, or "30s", "5m", "1h"; from 10 seconds to a day.
+/// A watch interval as written: seconds, or "30s", "5m", "1h" (`DurationText`); from 10 seconds to a day.
 enum Interval {
     static let range: ClosedRange<TimeInterval> = 10...86_400
 
-    static func seconds(_ text: String) -> TimeInterval? {
-        var number = text, scale: TimeInterval = 1
-        if let unit = text.last, let factor = ["s": 1.0, "m": 60, "h": 3600][unit] {
-            number = String(text.dropLast())
-            scale = factor
-        }
-        guard let amount = Double(number), amount.isFinite else { return nil }
-        let seconds = amount * scale
-        return range.contains(seconds) ? seconds : nil
-    }
+    static func seconds(_ text: String) -> TimeInterval? { DurationText.seconds(text).flatMap(within) }
+
+    /// `seconds` when it is in `range`.
+    static func within(_ seconds: TimeInterval) -> TimeInterval? { range.contains(seconds) ? seconds : nil }
 }

@@ -59,6 +59,8 @@ enum DumpCommand {
                         var text = ""
                         for item in page.items { text += output.text(for: item) }
                         write(text)
+                        // The feed ended here for a reason of riffle's (a page repeating the one before).
+                        if let reason = page.endReason { warnings.add(reason) }
                     case .failure:
                         failures += 1
                     }
@@ -97,12 +99,14 @@ enum DumpCommand {
     /// Which pages a dump asks for, and when: in order, never past the feed's end, and never so far
     /// ahead that a short feed costs requests it does not need.
     ///
-    /// The first `concurrency` pages are asked for at once; a page past those only once every page
-    /// before it up to `concurrency` back has arrived and said more follow. So a feed that ends within
-    /// the first `concurrency` pages costs at most `concurrency` requests (a 3-page feed, 4 by default:
-    /// its pages and the empty one after), and a longer one at most `concurrency` past its end. A
-    /// page that says it is the last (or is empty) ends the dump. In an open range (`--pages 2-`,
-    /// `--all`) a failed page ends it too: where the feed ends past it is unknown.
+    /// The first page is asked for alone, then the two after it, then the rest of the first
+    /// `concurrency`; a page past those only once every page before it up to `concurrency` back has
+    /// arrived and said more follow. So a server that answers every page with the first (it ignores
+    /// `{page}`) costs three requests, a feed that ends within the first `concurrency` pages at most
+    /// `concurrency` (a 3-page feed, 4 by default: its pages and the empty one after), and a longer one
+    /// at most `concurrency` past its end. A page that says it is the last (or is empty, or repeats the
+    /// page before) ends the dump. In an open range (`--pages 2-`, `--all`) a failed page ends it too:
+    /// where the feed ends past it is unknown.
     struct Pacing {
         let range: ClosedRange<Int>
         let concurrency: Int
@@ -127,7 +131,10 @@ enum DumpCommand {
 
         /// The next page to ask for now, if any; counts it as asked.
         mutating func nextToAsk() -> Int? {
-            let allowed = continuing < concurrency ? concurrency : continuing + concurrency
+            // One page until the first has said more follow, three until the second has: until then
+            // the feed may be a server that answers every page alike.
+            let opening = continuing == 0 ? 1 : continuing == 1 ? 3 : Int.max
+            let allowed = min(opening, continuing < concurrency ? concurrency : continuing + concurrency)
             guard !ended, asked < allowed, asked < range.count else { return nil }
             asked += 1
             return range.lowerBound + asked - 1

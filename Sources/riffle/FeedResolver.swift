@@ -35,7 +35,7 @@ enum FeedResolver {
     /// - Parameter forNetwork: false when the feed is only named (to clear or describe its pages):
     ///   then the environment variables its requests need may be unset.
     static func resolve(_ argument: String, firstPage: Int?, forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
-        if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
+        if isTemplate(argument) { return try template(argument, firstPage: firstPage, forNetwork: forNetwork) }
         let environment = ProcessInfo.processInfo.environment
         return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment),
                            environment: environment, forNetwork: forNetwork)
@@ -45,7 +45,7 @@ enum FeedResolver {
     /// its headers and query need is set.
     static func resolve(_ argument: String, firstPage: Int?, catalogs: Catalogs,
                         environment: [String: String], forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
-        if isTemplate(argument) { return try template(argument, firstPage: firstPage) }
+        if isTemplate(argument) { return try template(argument, firstPage: firstPage, forNetwork: forNetwork) }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
         let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
         guard let definition = catalogs.user[name] ?? catalogs.presets[name] else {
@@ -73,12 +73,15 @@ enum FeedResolver {
     /// A URL rather than a name: names never contain "://".
     static func isTemplate(_ argument: String) -> Bool { argument.contains("://") }
 
-    private static func template(_ argument: String, firstPage: Int?) throws(Arguments.UsageError) -> Feed {
-        do {
-            return try Feed(template: argument, firstPage: firstPage ?? 1)
-        } catch {
-            throw .init(error.description)
+    /// The feed of a URL template; `forNetwork`: one whose password riffle hid (a URL copied from its
+    /// listings) is an error, since it would be asked for without it.
+    private static func template(_ argument: String, firstPage: Int?, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
+        let feed: Feed
+        do { feed = try Feed(template: argument, firstPage: firstPage ?? 1) } catch { throw .init(error.description) }
+        if forNetwork, feed.isMissingPassword {
+            throw .init("the password of \(feed.template) is not kept (riffle never stores one): give the URL with its password")
         }
+        return feed
     }
 
     /// "unknown feed 'x'; presets: hn, lobsters, github:OWNER/REPO…; feeds file: a, b".

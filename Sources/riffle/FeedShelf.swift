@@ -17,6 +17,9 @@ final class FeedShelf: FeedShelving {
     let notices: Notices
     /// The demo feed's server, started when the demo is first opened, stopped by `stop()`.
     private let demo = Mutex<DemoFeedServer?>(nil)
+    /// Whether the demo's next opening is its first since its server started: it then starts from
+    /// that server, its stored pages removed first (`BrowsePages.freshStart`).
+    private let demoStarted = Mutex(false)
     private let demoFailPage: Int?
 
     /// The name the demo goes by in the list.
@@ -80,15 +83,26 @@ final class FeedShelf: FeedShelving {
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
-        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices)
+        let freshStart = name == Self.demoName && demoStarted.withLock { started in defer { started = false }; return started }
+        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices, freshStart: freshStart)
     }
 
     /// The browser's view of `feed`: its pages through a `PageLoader` on the cache, filed in the
     /// reading log under `name` (how it is opened again).
-    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?, notices: Notices) -> OpenedFeed {
+    /// - Parameter freshStart: remove the feed's stored pages before its first load (the demo, so that
+    ///   its spinner and `--demo-fail` are seen); a failure to is a notice, and the stored pages show.
+    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?, notices: Notices,
+                       freshStart: Bool = false) -> OpenedFeed {
         let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
                                 client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
-        return OpenedFeed(pages: BrowsePages(loader: loader, maxAge: maxAge), title: feed.name,
+        // Through the cache's own removal: the rows and the regular files they name, one unlink each,
+        // and the folder only when empty, so whatever else is in it stays.
+        let clearing = freshStart ? Task {
+            do throws(RiffleError) { try await loader.cache.removeFeed(feed.id) } catch {
+                notices.post("\(feed.name) shows its stored pages: they could not be removed (\(error))")
+            }
+        } : nil
+        return OpenedFeed(pages: BrowsePages(loader: loader, maxAge: maxAge, freshStart: clearing), title: feed.name,
                           reference: ReadingLog.FeedRef(id: feed.id, name: name, title: feed.name))
     }
 
@@ -105,7 +119,7 @@ final class FeedShelf: FeedShelving {
                 let started = try DemoFeedServer(failPage: demoFailPage)
                 server = started
                 // The demo always starts from its server, so the spinner and --demo-fail are seen.
-                try? FileManager.default.removeItem(at: PageStore(cacheDirectory: cacheDirectory, feedID: try Self.demoFeed(template: started.template).id).directory)
+                demoStarted.withLock { $0 = true }
                 return started.template
             } catch {
                 throw .init("could not start the demo feed: \(error)")

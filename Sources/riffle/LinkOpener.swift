@@ -1,4 +1,5 @@
 import Foundation
+import RiffleKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,8 @@ import Glibc
 /// exists wins; each command may carry arguments (`firefox --new-tab`, quotes group words) and `%s`
 /// where the URL goes (`%%` is a `%`); without `%s` the URL is the last argument. The program is
 /// started from an argument vector, never through a shell, so a URL cannot inject a command, and only
-/// `http` and `https` links are opened.
+/// `http` and `https` links are opened. The URL itself is made inert first (`InertLink`): one word of
+/// printable ASCII, meaning the same URL, that a shell wrapped around `%s` by the user cannot run.
 ///
 /// A terminal browser (w3m, lynx, elinks, links, browsh...) needs the terminal: it runs in the
 /// foreground inside `suspend`, which the browse loop provides to hand the terminal over and take it
@@ -67,8 +69,9 @@ enum LinkOpener {
         return outcome
     }
 
-    /// The command lines `$BROWSER` lists for `url`, then `xdg-open URL`.
+    /// The command lines `$BROWSER` lists for `url` (made inert: `InertLink`), then `xdg-open URL`.
     static func commandLines(browser: String?, url: String) -> [[String]] {
+        let url = InertLink.encode(url)
         var lines: [[String]] = []
         for entry in (browser ?? "").split(separator: ":") {
             var words = Self.words(String(entry))

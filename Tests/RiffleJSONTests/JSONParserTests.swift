@@ -41,30 +41,49 @@ import Testing
         #expect(try parse("\"\(long)\"") == .string(String(repeating: "abcdefg\"日本h", count: 40)))
     }
 
+    /// An escaped surrogate without its pair (an emoji cut in two) costs one character: U+FFFD, counted.
     @Test(arguments: [
-        (#""\uD800""#, 1), (#""\uDC00""#, 1), (#""ab\uD800x""#, 3), (#""\uD800\u0041""#, 1),
-        (#""\uD800\uD800""#, 1), (#""\uDBFF\n""#, 1), (#""\uDFFF\uD800""#, 1),
-    ])
-    func rejectsUnpairedSurrogatesAtTheEscape(text: String, offset: Int) {
-        let error = failure(text)
-        #expect(error?.reason == "unpaired surrogate in string")
-        #expect(error?.offset == offset)
+        (#""\uD800""#, "\u{FFFD}", 1), (#""\uDC00""#, "\u{FFFD}", 1), (#""ab\uD800x""#, "ab\u{FFFD}x", 1),
+        (#""\uD800\u0041""#, "\u{FFFD}A", 1), (#""\uD800\uD800""#, "\u{FFFD}\u{FFFD}", 2), (#""\uDBFF\n""#, "\u{FFFD}\n", 1),
+        (#""\uDFFF\uD800""#, "\u{FFFD}\u{FFFD}", 2), (#""\uD83D\uDE00 \uD83D""#, "😀 \u{FFFD}", 1),
+    ] as [(String, String, Int)])
+    func unpairedSurrogatesReadAsReplacementCharacters(text: String, value: String, replaced: Int) throws {
+        let document = try JSONDocument(Data(text.utf8))
+        #expect(document.root.value == .string(value))
+        #expect(document.replacedCharacters == replaced)
+        #expect(try JSONDocument(Data(text.utf8), validation: .structure).root.value == .string(value), "as the stored reading")
     }
 
+    @Test func aBrokenEscapeAfterALoneSurrogateIsStillAnError() {
+        #expect(failure(#""\uD800\uZZZZ""#)?.reason == "invalid \\u escape")
+        #expect(failure(#""\uD800"#)?.reason == "unterminated string")
+    }
+
+    /// Invalid UTF-8 in a string costs one U+FFFD per maximal malformed subpart, exactly as
+    /// `String(decoding:)` repairs it; outside a string it is still no JSON.
     @Test(arguments: [
-        ([0x22, 0xFF, 0x22], 1),                    // never valid in UTF-8
-        ([0x22, 0x61, 0x80, 0x22], 2),              // stray continuation byte
-        ([0x22, 0xC0, 0xAF, 0x22], 1),              // overlong "/"
-        ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1),        // overlong, three bytes
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),        // an encoded surrogate
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // above U+10FFFF
-        ([0x22, 0xE2, 0x82, 0x22], 1),              // sequence cut by the quote
-        ([0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], 1),  // lead byte out of range
-        ([0x5B, 0xC3, 0xA9, 0x5D], 1),              // valid UTF-8 but not a value
-    ] as [([UInt8], Int)])
-    func rejectsInvalidUTF8AtTheBadByte(bytes: [UInt8], offset: Int) {
-        #expect(failure(bytes)?.offset == offset)
-        #expect(JSONOracle.parse(bytes) == nil)
+        [0x22, 0xFF, 0x22],                    // never valid in UTF-8
+        [0x22, 0x61, 0x80, 0x22],              // stray continuation byte
+        [0x22, 0xC0, 0xAF, 0x22],              // overlong "/"
+        [0x22, 0xE0, 0x80, 0xAF, 0x22],        // overlong, three bytes
+        [0x22, 0xED, 0xA0, 0x80, 0x22],        // an encoded surrogate
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+        [0x22, 0xE2, 0x82, 0x22],              // sequence cut by the quote
+        [0x22, 0xF0, 0x9F, 0x98, 0x22],        // an emoji cut short
+        [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],  // lead byte out of range
+        [0x22, 0xE6, 0x97, 0xA5, 0xFF, 0xE6, 0x9C, 0xAC, 0x5C, 0x6E, 0xC3, 0x22],  // 日, FF, 本, \n, a cut é
+    ] as [[UInt8]])
+    func invalidUTF8InAStringReadsAsReplacementCharacters(bytes: [UInt8]) throws {
+        let document = try JSONDocument(Data(bytes))
+        let repaired = String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\\n", with: "\n")
+        #expect(document.root.value == .string(repaired))
+        #expect(document.replacedCharacters == repaired.unicodeScalars.filter { $0 == "\u{FFFD}" }.count)
+        #expect(document.replacedCharacters > 0)
+    }
+
+    @Test func invalidUTF8OutsideAStringIsAnError() {
+        #expect(failure([0x5B, 0xC3, 0xA9, 0x5D])?.offset == 1)
+        #expect(failure([0x7B, 0xFF, 0x7D])?.offset == 1)
     }
 
     @Test func rejectsRawControlCharactersInStrings() throws {

@@ -80,6 +80,37 @@ struct FeedCredentialsTests {
         #expect(lines.withLock { $0 }.filter { $0.contains("another origin") }.count == 1)
     }
 
+    /// The URL's user-info goes as Basic authentication to the feed's origin only: not to a next page
+    /// elsewhere, not across a redirect, and never in a request URL.
+    @Test func aURLsUserInfoGoesToItsOriginOnly() async throws {
+        let elsewhere = try HTTPServer { request in
+            request.path == "/bounce" ? .json("[]") : .json(#"[{"title": "far away"}]"#)
+        }
+        let home = try HTTPServer { request in
+            if request.path == "/moved" {
+                return HTTPServer.Response(status: 302, headers: [("Location", elsewhere.url("/bounce").absoluteString)], body: Data())
+            }
+            let next = elsewhere.url("/p2").absoluteString
+            return .json(#"[{"title": "at home"}]"#, headers: [("Link", "<\(next)>; rel=\"next\"")])
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let feed = try Feed(template: "http://ann:pa%3Ass@127.0.0.1:\(home.port)/start", pagination: Pagination(.linkHeader))
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+        #expect(try await loader.load(2).items.map(\.title) == ["far away"])
+        let moved = try Feed(template: "http://ann:pa%3Ass@127.0.0.1:\(home.port)/moved?page={page}")
+        _ = try await PageLoader(feed: moved, cacheDirectory: cache, transport: CurlTransport()).load(1)
+
+        let basic = "Basic " + Data("ann:pa:ss".utf8).base64EncodedString()
+        // The request as sent: the credential in its header, no user-info in its URL (so none for
+        // libcurl to send on its own, and none in a key or a log line).
+        let request = try loader.pageRequest(1, url: feed.url(forPage: 1))
+        #expect(request.url.user == nil && request.url.password == nil && request.url.absoluteString == "http://127.0.0.1:\(home.port)/start")
+        #expect(request.headers["Authorization"] == basic)
+        #expect(home.requests.count == 2 && home.requests.allSatisfy { $0.header("Authorization") == basic })
+        #expect(elsewhere.requests.count == 2 && elsewhere.requests.allSatisfy { $0.header("Authorization") == nil })
+    }
+
     @Test func queryValuesAreFilledInAsOneValueAndAnUnsetOptionalOneIsLeftOut() throws {
         let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
                             query: ["key": "${RIFFLE_KEY}", "sig": "${RIFFLE_SIG:-}", "plain": "a b"])

@@ -26,7 +26,7 @@ struct HostileInputTests {
         for date in [Date.distantFuture, Date.distantPast, Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300)] {
             _ = Timestamp.age(of: date, now: Date())
         }
-        #expect(Timestamp.age(of: Date(timeIntervalSince1970: 1e300), now: Date()) == "just now")
+        #expect(Timestamp.age(of: Date(timeIntervalSince1970: 1e300), now: Date()) == "in 31709791y")
     }
 
     @Test(arguments: [

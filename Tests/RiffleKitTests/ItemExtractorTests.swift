@@ -215,4 +215,17 @@ struct ItemExtractorTests {
         #expect(Timestamp.age(of: now.addingTimeInterval(-7200), now: now) == "2h ago")
         #expect(Timestamp.age(of: now.addingTimeInterval(-2), now: now) == "just now")
     }
+
+    /// A date ahead of the clock is "just now" only within a clock's skew (five minutes); further
+    /// ahead it says how far: an event to come, or a server whose clock is wrong.
+    @Test func aDateInTheFutureSaysSo() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(Timestamp.age(of: now.addingTimeInterval(90), now: now) == "just now")
+        #expect(Timestamp.age(of: now.addingTimeInterval(300), now: now) == "just now")
+        #expect(Timestamp.age(of: now.addingTimeInterval(20 * 60), now: now) == "in 20m")
+        #expect(Timestamp.age(of: now.addingTimeInterval(3 * 3600 + 5), now: now) == "in 3h")
+        #expect(Timestamp.age(of: now.addingTimeInterval(2 * 86_400), now: now) == "in 2d")
+        #expect(Timestamp.age(of: now.addingTimeInterval(3 * 365 * 86_400), now: now) == "in 3y")
+        #expect(Timestamp.age(of: .distantFuture, now: now).hasPrefix("in "))
+    }
 }

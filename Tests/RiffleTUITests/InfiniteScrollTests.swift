@@ -57,6 +57,33 @@ struct InfiniteScrollTests {
         #expect(state.list.items.count == 20 && state.list.selection == 19)
     }
 
+    @Test func aPageTheLoaderEndedSaysWhyWhereTheFeedEnds() {
+        // Given page 1, and page 2 comes back ended by the loader: it repeated page 1
+        var state = Fixture.state(size: Size(width: 70, height: 8))
+        state.press("G")
+        var repeated = Fixture.page(2, items: [])
+        repeated.isLastPage = true
+        repeated.endReason = "the server returned page 1 again: it ignores {page}?"
+        state.send(.pageLoaded(repeated))
+        // Then the list ends with the reason, and n says it rather than asking
+        #expect(state.feed.paging.endOfFeed)
+        #expect(App.view(state).description.contains(" the server returned page 1 again: it ignores {page}?"))
+        #expect(state.press("n") == [])
+        #expect(state.toasts.last?.message == "the server returned page 1 again: it ignores {page}?")
+    }
+
+    @Test func aPageThatAddedNothingNewIsNotFollowedByAPrefetch() {
+        // Given page 1, and page 2 holding the same items (ids) again, not marked as the end
+        var state = Fixture.state()
+        #expect(state.press("G") == [.load(page: 2, policy: .returnCacheElseLoad)])
+        state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 1))))
+        // Then moving about in the last third asks for nothing more
+        #expect(state.press("k") == [] && state.press("j") == [] && state.press("g") == [] && state.press("G") == [])
+        #expect(state.feed.paging.requests.isEmpty)
+        // But the user can still ask: n, or moving past the last item
+        #expect(state.press("j") == [.load(page: 3, policy: .returnCacheElseLoad)])
+    }
+
     @Test func statusBarShowsThePageOfTheSelection() {
         var state = Fixture.state(pages: [Fixture.page(1), Fixture.page(2, source: .cache)])
         state.size = Size(width: 60, height: 8)

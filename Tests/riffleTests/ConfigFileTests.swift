@@ -23,6 +23,11 @@ struct ConfigFileTests {
         #expect(config.keymap.command(for: .character("j")) == .down)
     }
 
+    @Test(arguments: [(#"90"#, 90.0), (#""90""#, 90), (#"1.5e2"#, 150), (#""2.5m""#, 150), (#""1h""#, 3600), (#""1d""#, 86_400)])
+    func aWatchIntervalIsSecondsOrDecimalTextWithAUnit(value: String, seconds: Double) throws {
+        #expect(try Self.parse(#"{"watch": \#(value)}"#).watch == seconds)
+    }
+
     @Test func anEmptyObjectIsTheDefaults() throws {
         #expect(try Self.parse("{}") == ConfigFile())
     }
@@ -34,6 +39,13 @@ struct ConfigFileTests {
         (#"{"theme": "solarized"}"#, "config.json: field 'theme': must be one of"),
         (#"{"watch": "5 minutes"}"#, "config.json: field 'watch': expected seconds or text like"),
         (#"{"watch": 2}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "0x10"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "0x1p4m"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "1e2"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "infs"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "+60"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": "1.m"}"#, "config.json: field 'watch': expected seconds or text like"),
+        (#"{"watch": true}"#, "config.json: field 'watch': expected seconds or text like"),
         (#"{"keys": ["x"]}"#, "config.json: field 'keys': expected an object of key: command"),
         (#"{"keys": {"x": "teleport"}}"#, "config.json: field 'keys.x': "),
         (#"{"keys": {"ctrl-shift-x": "quit"}}"#, "config.json: field 'keys.ctrl-shift-x': "),

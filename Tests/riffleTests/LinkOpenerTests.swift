@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import riffle
+import RiffleKit
 
 /// `$BROWSER` as users set it, run against scripts that record how they were started.
 @Suite("Opening links with $BROWSER")
@@ -182,5 +183,51 @@ struct LinkOpenerTests {
         #expect(failure == .notWeb(link))
         usleep(100_000)
         #expect(!browsers.hasRecord("xdg-open"))
+    }
+
+    /// Links built to run a command when `%s` is put in a shell line: each would create a file in the
+    /// test's folder (`FILE` stands for its path).
+    static let shellAttacks = [
+        "https://x.test/$(touch$IFS/FILE)",
+        "https://x.test/`touch${IFS}FILE`",
+        "https://x.test/a;touch${IFS}FILE",
+        "https://x.test/a|touch${IFS}FILE",
+        "https://x.test/a>FILE",
+        "https://x.test/a'$(touch${IFS}FILE)'\"$(touch${IFS}FILE)\"",
+        "https://x.test/a\ntouch${IFS}FILE",
+        "https://x.test/?q=1&touch${IFS}FILE",
+        "https://x.test/?q=1&x=$(touch${IFS}FILE)",
+        "https://x.test/?q=1&x=1>FILE",
+        "https://x.test/#a&touch${IFS}FILE",
+        "https://$(touch${IFS}FILE).test/",
+        "https://u$(touch${IFS}FILE)@x.test/",
+    ]
+
+    /// README says not to wrap `%s` in a shell; people do (`sh -c "firefox %s &"`). The link is one
+    /// inert word even then: the shell runs the browser with it and nothing else.
+    @Test(arguments: [#"sh -c "browser %s""#, #"sh -c "browser '%s' &""#, #"sh -c 'browser "%s"; true'"#])
+    func aShellAroundPercentSRunsNothingOfTheLink(line: String) throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try browsers.make("browser")
+        let file = browsers.folder.appending(path: "FILE").path
+        let environment = ["PATH": "\(browsers.folder.path):/usr/bin:/bin", "BROWSER": line]
+        for attack in Self.shellAttacks {
+            let link = attack.replacingOccurrences(of: "FILE", with: file)
+            let lines = LinkOpener.commandLines(browser: line, url: link)
+            let command = try #require(LinkOpener.resolve(lines, path: environment["PATH"]))
+            #expect(command.arguments.count == 3, "sh -c LINE: \(command.arguments)")
+            // As a terminal browser runs: waited for, so whatever the line ran has finished.
+            _ = LinkOpener.start(command, environment: environment, inTerminal: true)
+            #expect(!FileManager.default.fileExists(atPath: file), "\(link) created a file through \(line)")
+            try? FileManager.default.removeItem(atPath: file)
+            let record = try #require(browsers.record("browser"), "the browser ran for \(link)")
+            #expect(record.count == 2, "the link arrived as one word: \(record)")
+            // Unquoted, the shell splits the link at the query's `&` (structure, kept): the browser gets
+            // what comes before it, and what comes after runs nothing.
+            let inert = InertLink.encode(link)
+            #expect(record.first == (line.contains("'%s'") || line.contains(#""%s""#) ? inert : String(inert.prefix { $0 != "&" })))
+            try FileManager.default.removeItem(at: browsers.folder.appending(path: "browser.record"))
+        }
     }
 }

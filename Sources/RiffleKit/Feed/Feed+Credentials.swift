@@ -120,6 +120,11 @@ extension Feed {
     /// name, and of those its secret query parameters name. Unset variables are left out.
     func credentials(environment: [String: String]) -> [SecretRedactor.Secret] {
         var found: [SecretRedactor.Secret] = []
+        if let userInfo {
+            // The password (or a user alone: a token), and the header it travels in, echoed back.
+            let hidden = [userInfo.password ?? userInfo.user, String(userInfo.basicAuthorization.dropFirst("Basic ".count))]
+            found += hidden.map { SecretRedactor.Secret(value: $0, reference: Self.hiddenUserInfo) }
+        }
         let sources = headers.values.map { $0 } + query.filter { isSecretQueryParameter($0.key) }.map(\.value)
         for source in sources {
             for (name, _) in Self.variables(in: source) {
@@ -142,11 +147,13 @@ extension Feed {
 }
 
 extension Feed {
-    /// Adds the feed's headers and fills in its secret `${NAME}` query values, as a credential: the
-    /// client applies it only to requests for the feed's own origin. Its `FeedError`s travel the
-    /// client's pipeline as `RiffleError.caller`.
+    /// Adds the feed's headers, its URL's user-info as Basic authentication (unless a header of the
+    /// feed's says `Authorization` itself), and fills in its secret `${NAME}` query values, as a
+    /// credential: the client applies it only to requests for the feed's own origin. Its `FeedError`s
+    /// travel the client's pipeline as `RiffleError.caller`.
     func credentialProcessor(environment: [String: String]) -> RequestProcessor {
         RequestProcessor(name: "feed \(name)", isCredential: true) { request throws(RiffleError) in
+            if let userInfo { request.headers["Authorization"] = userInfo.basicAuthorization }
             do throws(FeedError) {
                 for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
                     request.headers[name] = value
@@ -156,6 +163,12 @@ extension Feed {
                 throw error.carried
             }
         }
+    }
+
+    /// Takes the (hidden) user-info out of every request's URL, whatever its origin: it travels only
+    /// as the credential processor's header.
+    func userInfoProcessor() -> RequestProcessor {
+        RequestProcessor(name: "feed \(name) user-info") { request in request.url = Self.removingUserInfo(request.url) }
     }
 
     /// Fills in the `${NAME}` query values that are not credentials (`per_page=${PER_PAGE}`): they
@@ -183,7 +196,7 @@ extension Client {
         derived.headers = configuration.headers.merging(headers) { $1 }
         let keepCredentials = trustedOrigins.contains { $0 == Origin(base) }
         derived.processors = configuration.processors.filter { keepCredentials || !$0.isCredential }
-            + [feed.queryProcessor(environment: environment), feed.credentialProcessor(environment: environment)]
+            + [feed.userInfoProcessor(), feed.queryProcessor(environment: environment), feed.credentialProcessor(environment: environment)]
         let redactor = SecretRedactor(feed.credentials(environment: environment))
         guard !redactor.isEmpty else {
             derived.cache = nil

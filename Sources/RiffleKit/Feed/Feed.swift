@@ -46,6 +46,9 @@ public struct Feed: Sendable, Hashable {
     public var cacheName: String?
     /// Where the items' comments are and how to read them; nil when the feed does not say.
     public var comments: CommentRules?
+    /// The user-info the URL was given with (`https://user:PASSWORD@host/...`), kept here and never in
+    /// `template` (which reads `user:***@host`); sent as Basic authentication to the feed's origin only.
+    package var userInfo: UserInfo?
 
     /// What identifies the feed's pages on disk: everything that changes a page's URL, so that changing
     /// one never serves another page's file. The template (with a preset's argument already in it, or
@@ -90,6 +93,8 @@ public struct Feed: Sendable, Hashable {
 
     /// Creates a feed of any pagination style after checking the template: it must parse as an http(s) URL
     /// with a host, and it or the request's body template must contain the placeholders the style needs.
+    /// A user-info in it (`https://user:PASSWORD@host/...`) is a credential: `template` keeps
+    /// `user:***@host`, and the password is sent, as Basic authentication, to the feed's origin only.
     /// - Parameters:
     ///   - template: the page URL, with the pagination style's placeholders unless the body has them.
     ///   - name: the feed's name; nil: its host.
@@ -108,6 +113,8 @@ public struct Feed: Sendable, Hashable {
                 fields: FieldMapping = FieldMapping(), headers: [String: String] = [:], query: [String: String] = [:],
                 request: PageRequest = .get, envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil,
                 cacheIdentity: String? = nil, secrets: Set<String>? = nil) throws(TemplateError) {
+        // Before anything can quote the template (an error, the feed's identity).
+        let (template, userInfo) = Self.separatingUserInfo(template)
         for placeholder in pagination.requiredPlaceholders
         where !template.contains(placeholder) && request.body?.contains(placeholder) != true {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
@@ -129,6 +136,7 @@ public struct Feed: Sendable, Hashable {
         self.maxAge = maxAge
         self.name = name ?? host
         self.cacheName = cacheIdentity
+        self.userInfo = userInfo
     }
 
     /// A short, stable folder name for this feed's pages: a hash of `cacheIdentity`, never server text.

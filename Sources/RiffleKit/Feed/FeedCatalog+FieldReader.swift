@@ -170,10 +170,7 @@ struct FieldReader {
     func maxAge(_ value: JSONValue?) throws(FeedCatalog.Error) -> TimeInterval? {
         guard let value else { return nil }
         if let seconds = value.doubleValue, seconds >= 0 { return seconds }
-        if let text = value.stringValue, let unit = text.last, let amount = Double(text.dropLast()), amount >= 0 {
-            let scale: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86_400][unit]
-            if let scale { return amount * scale }
-        }
+        if let text = value.stringValue, let seconds = DurationText.seconds(text) { return seconds }
         throw problem("maxAge", "expected seconds or text like \"15m\", \"2h\", \"1d\", got \(value.scalarText.map { "'\($0)'" } ?? value.kind)")
     }
 }

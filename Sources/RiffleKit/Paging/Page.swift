@@ -25,10 +25,19 @@ public struct Page: Sendable, Equatable {
     public var totalPages: Int?
     /// How many items the feed has, when the page says (`total_count`, `nbHits`...).
     public var totalItems: Int?
+    /// Why the feed ends at this page when the page itself does not say so: the server answered it
+    /// with the page before it ("the server returned page 1 again: it ignores {page}?"). Such a page
+    /// holds no items (they were all listed already) and is the last. Nil otherwise.
+    public var endReason: String?
     /// Until when the page may be shown without asking the server again, as the cache decided: the
     /// server's `Cache-Control`/`Expires`, else the feed's `maxAge` (or the loader's default). Past
     /// it a stored page is stale. Nil when not known (a page made by hand, the empty page past the end).
     public var freshUntil: Date?
+
+    /// How many characters of the page's text read as U+FFFD because the server sent bytes that were
+    /// not text (invalid UTF-8, an escaped surrogate without its pair); the page's items are shown all
+    /// the same. Counted from `data` when asked (a pass over the page), never on the way to the screen.
+    public var replacedCharacters: Int { (try? JSONDocument(data))?.replacedCharacters ?? 0 }
 
     /// A page made from its parts (e.g. in a test or a preview); not last, freshness unknown.
     public init(number: Int, items: [Item], data: Data, source: Source, fetchedAt: Date, status: Int) {

@@ -58,6 +58,7 @@ extension PageLoader {
         var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
                         isLastPage: isLast(number, parsed: parsed, next: next, known: known))
         (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: feed.requestedPageSize)
+        remember(page)
         return page
     }
 

@@ -53,7 +53,9 @@ public actor PageLoader {
     /// The caller's client, with the feed's headers and query credentials for the feed's origin.
     nonisolated let client: Client
 
-    private var inFlight: [Int: Task<Page, any Error>] = [:]
+    var inFlight: [Int: Task<Page, any Error>] = [:]
+    /// What each page held as last read or fetched, to tell a page that repeats the one before it.
+    nonisolated let fingerprints = Mutex<[Int: Fingerprint]>([:])
     /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
     /// even when its pages could not be stored (a full disk).
     nonisolated let links = Mutex<[Int: PageLink]>([:])
@@ -103,30 +105,41 @@ public actor PageLoader {
     ///   JSON holding an item array, otherwise it stays byte-identical and the error is thrown.
     /// - `.returnCacheDontLoad`: the disk only (`.cache`, or `.stale` when past its age); `.request(.notCached)` when absent.
     /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
+    ///
+    /// A page that repeats the page before it (a server ignoring `{page}`) comes back empty and last,
+    /// its `endReason` saying so.
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(FeedError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
             // Answered here, without waiting behind fetches of other pages.
-            if let page = await storedPage(number, policy: policy), page.source == .cache || policy == .returnCacheDontLoad { return page }
+            if let page = await storedPage(number, policy: policy), page.source == .cache || policy == .returnCacheDontLoad {
+                return await endingRepeat(page)
+            }
             if policy == .returnCacheDontLoad { throw .request(.notCached) }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
             if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
-        return try await fetch(number, policy: policy)
+        return await endingRepeat(try await fetch(number, policy: policy))
     }
 
     /// The page on disk without touching the loader's state, or nil (also when the file does not
     /// parse). Callable from any thread: a browser paints its first frame from it without waiting
     /// for the actor.
     public nonisolated func peekCachedPage(_ number: Int) -> Page? {
-        guard let stored = storedOnDisk(number) else { return nil }
-        return try? page(number, stored: stored)
+        guard let stored = storedOnDisk(number), let page = try? page(number, stored: stored) else { return nil }
+        return endingRepeatNow(page)
     }
 
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
     public func cachedPage(_ number: Int) async -> Page? {
+        guard let page = await rawCachedPage(number) else { return nil }
+        return await endingRepeat(page)
+    }
+
+    /// `cachedPage` as the file holds it, a repeat of the page before included.
+    func rawCachedPage(_ number: Int) async -> Page? {
         guard let stored = storedOnDisk(number) else { return nil }
         do {
             return try page(number, stored: stored)
@@ -139,7 +152,7 @@ public actor PageLoader {
 
     /// Page `number` as stored, when it answers the request this loader would send for it (its URL,
     /// in a chain the one the previous page points to, and the same credentials).
-    private nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
+    nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
         guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(number, url: url),
               stored.key == CacheKey(request) else { return nil }
         return stored

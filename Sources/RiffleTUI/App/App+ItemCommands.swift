@@ -16,7 +16,7 @@ extension App {
             state.screens.push(.item(ItemScreen(item: item, isInOpenFeed: selection.isInOpenFeed)))
             return seeing(item, selection, &state)
         case .openLink:
-            guard let item, let text = item.url, let url = URL(string: text) else {
+            guard let item, let text = item.url, let url = URL(string: InertLink.encode(text)) else {
                 raise(&state, "no link")
                 return []
             }
@@ -38,17 +38,20 @@ extension App {
             }
             return [.openDiscussion(item)]
         case .yankLink:
+            // What is copied is pasted into terminals: printable text only, so a paste can neither end
+            // a bracketed paste nor start a line. The link is the one `o` opens (`InertLink`).
             guard let item else { return [] }
-            guard let link = item.url, !link.isEmpty else {
+            guard let link = item.url.map(InertLink.encode), !link.isEmpty else {
                 raise(&state, "no link to copy")
                 return []
             }
             return [.copy(link, what: "link")]
         case .yankJSON:
+            // One line of JSON with every control, C1 and bidirectional control as a `\u` escape.
             guard let item else { return [] }
             var text = ""
             JSONWriter.write(item.fields, into: &text)
-            return [.copy(text, what: "JSON")]
+            return [.copy(Sanitizer.json(text), what: "JSON")]
         case .toggleSeen:
             guard let item, selection.isInOpenFeed else { return [] }
             return toggleSeen(&state, item)

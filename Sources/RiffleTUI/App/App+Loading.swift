@@ -62,7 +62,8 @@ extension App {
         guard !state.feed.paging.endOfFeed else {
             state.feed.paging.pendingJump = nil
             // Said once: pressing `n` again while it shows stacks no copies.
-            if !state.toasts.contains(where: { $0.message == Self.endOfFeed }) { raise(&state, Self.endOfFeed) }
+            let end = state.feed.paging.endReason ?? Self.endOfFeed
+            if !state.toasts.contains(where: { $0.message == end }) { raise(&state, end) }
             return []
         }
         state.feed.paging.pendingJump = max(target, state.list.pages.nextNumber)
@@ -104,11 +105,17 @@ extension App {
         state.feed.paging.prefetchPaused = false
         guard !page.items.isEmpty else {
             state.feed.paging.endOfFeed = true
+            state.feed.paging.endReason = page.endReason
+            if let reason = page.endReason { raise(&state, reason) }
             state.feed.paging.pendingJump = nil
             keepSelectionVisible(&state)
             return []
         }
+        let listedBefore = state.list.index.listed.count
         state.list.append(LoadedPage(page))
+        // A page that added nothing new (every item listed before) is no reason to fetch the next one
+        // by itself: only the user's `n` or a move past the end asks again.
+        if state.list.index.listed.count == listedBefore { state.feed.paging.prefetchPaused = true }
         // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
         if page.isLastPage { state.feed.paging.endOfFeed = true }
         if let jump = state.feed.paging.pendingJump {

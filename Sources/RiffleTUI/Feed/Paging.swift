@@ -17,6 +17,9 @@ package struct Paging: Sendable, Equatable {
     /// Set when a page came back empty, or said it was the last: there is nothing after the last
     /// loaded page.
     package var endOfFeed = false
+    /// Why the feed ended, when riffle ended it rather than the feed (`Page.endReason`: the server
+    /// returned the page before again); shown where "end of feed" would be.
+    package var endReason: String?
     /// Reloads asked for together (`r`, `R`) and what they brought so far, for one toast at the end.
     package var reloads: ReloadTally?
 

@@ -298,6 +298,6 @@ extension ListScreen {
             let retry = " · r to retry"
             return TextWidth.truncate(Sanitizer.clean(failure.message), to: state.size.width - 2 - TextWidth.width(of: retry)) + retry
         }
-        return paging.endOfFeed ? App.endOfFeed : nil
+        return paging.endOfFeed ? paging.endReason.map(Sanitizer.clean) ?? App.endOfFeed : nil
     }
 }

@@ -27,6 +27,27 @@ package enum Sanitizer {
         return v == 0x61C || v == 0x200E || v == 0x200F || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
     }
 
+    /// JSON text as `JSONWriter` writes it (which already escapes C0 controls, DEL, U+2028 and U+2029),
+    /// with what JSON allows raw but a terminal would act on, C1 and bidirectional controls, written
+    /// as `\u` escapes. Such scalars can only stand inside strings (JSON's own syntax is ASCII), where
+    /// an escape means the same character, so the JSON reads back unchanged. `riffle dump`'s JSON and
+    /// `Y`'s copy both go through it.
+    package static func json(_ text: String) -> String {
+        // Fast path on bytes: every scalar concerned is encoded with a lead byte C2, D8 or E2.
+        guard text.utf8.contains(where: { $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x80, isUnsafe(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     static func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
         let v = scalar.value
         switch v {

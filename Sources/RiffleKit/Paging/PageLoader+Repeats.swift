@@ -1,0 +1,88 @@
+import Foundation
+
+/// A server that ignores how the next page is asked for (a static file, a mistyped parameter name)
+/// answers every page with the first one, and a reader that trusts it pages without end: 956 requests
+/// in 30 seconds for a browser, a dump that never stops. A page that repeats the page before it ends
+/// the feed instead, saying why.
+extension PageLoader {
+    /// What a page's answer was, to tell when the next one is the same: its body and its items' keys.
+    struct Fingerprint: Sendable, Equatable {
+        /// The body's bytes, hashed (compared within this process only).
+        var body: Int
+        /// Each item's id or link in order; nil when an item has neither, and only the body can tell.
+        var keys: [String]?
+
+        init(_ page: Page) {
+            var hasher = Hasher()
+            hasher.combine(page.data)
+            body = hasher.finalize()
+            var keys: [String] = []
+            keys.reserveCapacity(page.items.count)
+            for item in page.items {
+                if let id = item.id, !id.isEmpty { keys.append("id:" + id) } else if let url = item.url, !url.isEmpty {
+                    keys.append("link:" + url)
+                } else {
+                    self.keys = nil
+                    return
+                }
+            }
+            self.keys = keys
+        }
+
+        /// Whether this page is `previous` again: the same body, or the same items (same ids or links,
+        /// in the same order) with something else changed around them (a timestamp, a request id).
+        func repeats(_ previous: Fingerprint) -> Bool {
+            body == previous.body || (keys.map { !$0.isEmpty && $0 == previous.keys } ?? false)
+        }
+    }
+
+    /// Notes what page `number` held, for the page after it.
+    nonisolated func remember(_ page: Page) {
+        guard !page.items.isEmpty else { return }
+        fingerprints.withLock { $0[page.number] = Fingerprint(page) }
+    }
+
+    /// `page`, or, when it repeats the page before it, that page ended: no items (they were all listed
+    /// already), the feed's last, and `endReason` saying why.
+    func endingRepeat(_ page: Page) async -> Page {
+        guard page.number > 1, !page.items.isEmpty else { return page }
+        let previous = await fingerprint(page.number - 1)
+        return previous.map { ending(page, ifItRepeats: $0) } ?? page
+    }
+
+    /// `endingRepeat` at once, from any thread: what is known of the page before, or its file.
+    nonisolated func endingRepeatNow(_ page: Page) -> Page {
+        guard page.number > 1, !page.items.isEmpty else { return page }
+        let previous = fingerprints.withLock { $0[page.number - 1] }
+            ?? storedOnDisk(page.number - 1).flatMap { try? self.page(page.number - 1, stored: $0) }.map(Fingerprint.init)
+        return previous.map { ending(page, ifItRepeats: $0) } ?? page
+    }
+
+    private nonisolated func ending(_ page: Page, ifItRepeats previous: Fingerprint) -> Page {
+        guard Fingerprint(page).repeats(previous) else { return page }
+        var ended = page
+        ended.items = []
+        ended.isLastPage = true
+        ended.endReason = repeatReason(page.number - 1)
+        return ended
+    }
+
+    /// What page `number` held: as remembered, else its fetch in flight (a dump asks for several
+    /// pages at once, and the later one may arrive first), else its file.
+    private func fingerprint(_ number: Int) async -> Fingerprint? {
+        if let known = fingerprints.withLock({ $0[number] }) { return known }
+        if let flight = inFlight[number], let page = try? await flight.value { return Fingerprint(page) }
+        return await rawCachedPage(number).map(Fingerprint.init)
+    }
+
+    /// "the server returned page 1 again: it ignores {page}?", worded for the feed's pagination.
+    nonisolated func repeatReason(_ previous: Int) -> String {
+        let guess = switch feed.pagination.style {
+        case .pageNumber: "it ignores \(Feed.pagePlaceholder)?"
+        case .offset: "it ignores {offset}?"
+        case .cursor(_, let parameter): "it ignores the '\(parameter)' parameter?"
+        case .linkHeader: "its next link leads back?"
+        }
+        return "the server returned page \(previous) again: \(guess)"
+    }
+}

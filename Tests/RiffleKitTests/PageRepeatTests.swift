@@ -1,0 +1,101 @@
+import DemoServer
+import Foundation
+import Synchronization
+import Testing
+@testable import RiffleKit
+
+/// A server that ignores how the next page is asked for answers every page with the first: the
+/// page that repeats the one before it ends the feed, says why, and costs no request after it.
+@Suite("a page that repeats the page before ends the feed")
+struct PageRepeatTests {
+    static let items = #"[{"id": 1, "title": "one"}, {"id": 2, "title": "two"}]"#
+
+    /// A cache folder for one test, removed after.
+    final class Folder {
+        let url = FileManager.default.temporaryDirectory.appending(path: "riffle-repeat-\(UUID().uuidString)")
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test func aServerIgnoringPageEndsTheFeedAtPageTwo() async throws {
+        let server = try HTTPServer { _ in .json(#"{"hits": \#(Self.items)}"#) }
+        defer { server.stop() }
+        let folder = Folder()
+        let feed = try Feed(template: server.baseURL.absoluteString + "/static.json?page={page}")
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+
+        let first = try await loader.load(1)
+        #expect(first.items.map(\.title) == ["one", "two"] && !first.isLastPage && first.endReason == nil)
+        let second = try await loader.load(2)
+        #expect(second.items.isEmpty && second.isLastPage)
+        #expect(second.endReason == "the server returned page 1 again: it ignores {page}?")
+        #expect(try await loader.load(3).isLastPage)
+        #expect(server.requests.count == 2, "nothing is asked past the repeat")
+
+        // Another run reads the same end from the disk.
+        let again = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+        #expect(await again.cachedPage(2)?.endReason == second.endReason)
+        #expect(again.peekCachedPage(2)?.isLastPage == true)
+        #expect(try await again.load(3).items.isEmpty)
+        #expect(server.requests.count == 2)
+    }
+
+    /// The same items around something that changes on every answer (a timestamp) are a repeat too.
+    @Test func theSameItemsInADifferentBodyAreARepeat() async throws {
+        let served = Mutex(0)
+        let server = try HTTPServer { _ in
+            let n = served.withLock { $0 += 1; return $0 }
+            return .json(#"{"generated": \#(n), "data": {"after": "c1", "children": \#(Self.items)}}"#)
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        let feed = try Feed(template: server.url("/r.json").absoluteString, pagination: Pagination(.cursor(path: "data.after", parameter: "after")))
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+
+        #expect(try await loader.load(1).items.count == 2)
+        let second = try await loader.load(2)
+        #expect(second.isLastPage && second.items.isEmpty)
+        #expect(second.endReason == "the server returned page 1 again: it ignores the 'after' parameter?")
+    }
+
+    /// Pages asked for at once (as `riffle dump` does): the later ones may arrive first, and still
+    /// each is compared with the one before it.
+    @Test func pagesInFlightTogetherAreComparedInOrder() async throws {
+        let asked = Mutex<Set<String>>([])
+        let server = try HTTPServer { request in
+            let page = request.query("page") ?? ""
+            asked.withLock { _ = $0.insert(page) }
+            if page == "1" {
+                // Page 1 is answered only once pages 2 and 3 were asked for too (30 s at most).
+                let deadline = ContinuousClock.now + .seconds(30)
+                while asked.withLock({ $0.count < 3 }), ContinuousClock.now < deadline { usleep(1_000) }
+            }
+            return .json(Self.items)
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        var configuration = PageLoader.Configuration()
+        configuration.maxConcurrentFetches = 4
+        let loader = PageLoader(feed: try Feed(template: server.baseURL.absoluteString + "/p?page={page}"), cacheDirectory: folder.url,
+                                transport: CurlTransport(), configuration: configuration)
+
+        let pages = try await withThrowingTaskGroup(of: Page.self) { group in
+            for number in 1...3 { group.addTask { try await loader.load(number) } }
+            return try await group.reduce(into: [Int: Page]()) { $0[$1.number] = $1 }
+        }
+        #expect(pages[1]?.items.count == 2 && pages[1]?.isLastPage == false)
+        #expect(pages[2]?.endReason == "the server returned page 1 again: it ignores {page}?")
+        #expect(pages[3]?.endReason == "the server returned page 2 again: it ignores {page}?")
+        #expect(asked.withLock { $0 } == ["1", "2", "3"])
+    }
+
+    @Test func pagesOfAFeedThatMovesOnAreNoRepeat() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let folder = Folder()
+        let loader = PageLoader(feed: try Feed(template: server.baseURL.absoluteString + "/more?page={page}"), cacheDirectory: folder.url,
+                                transport: CurlTransport())
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.items.count) == [2, 2, 1])
+        #expect(pages.allSatisfy { $0.endReason == nil })
+    }
+}
