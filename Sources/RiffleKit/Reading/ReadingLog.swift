@@ -159,7 +159,7 @@ public actor ReadingLog {
         guard check == "ok" else { throw SQLiteError.corruption(check) }
         chmod(path, 0o600)
         try db.writing { () throws(SQLiteError) in
-            for statement in Self.schema { try db.execute(statement) }
+            for statement in Self.schema + Self.savedSchema { try db.execute(statement) }
         }
         return db
     }
