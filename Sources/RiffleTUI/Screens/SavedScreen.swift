@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// The items saved with `f`, from every feed, the last saved first (the feed list's "saved"). They
 /// come from the reading log, so the list needs no network: Enter shows one, `o` opens its link,

@@ -1,22 +1,24 @@
 import Foundation
+import RiffleKit
+import RiffleStorage
 
 extension ReadingLog {
     /// An item kept for later (`f` in the browser): everything needed to list, show and open it with
     /// no network and none of its feed's pages.
-    public struct SavedItem: Sendable, Equatable {
+    package struct SavedItem: Sendable, Equatable {
         /// The feed it was saved from: its `Feed.id`.
-        public var feedID: String
+        package var feedID: String
         /// The feed's name, as the browser shows it.
-        public var feedTitle: String
+        package var feedTitle: String
         /// The item's key in the log (`Item.readingKey`).
-        public var key: String
+        package var key: String
         /// The item as it was listed, with every field the server sent.
-        public var item: Item
+        package var item: Item
         /// When it was saved.
-        public var savedAt: Date
+        package var savedAt: Date
 
         /// A saved item with these parts.
-        public init(feedID: String, feedTitle: String, key: String, item: Item, savedAt: Date) {
+        package init(feedID: String, feedTitle: String, key: String, item: Item, savedAt: Date) {
             self.feedID = feedID
             self.feedTitle = feedTitle
             self.key = key
@@ -26,7 +28,7 @@ extension ReadingLog {
     }
 
     /// Keeps `item` of `feed` for later, with its fields; saving it again keeps the first time.
-    public func save(_ item: Item, feed: FeedRef) throws(Failure) {
+    package func save(_ item: Item, feed: FeedRef) throws(Failure) {
         var fields = ""
         JSONWriter.write(item.fields, into: &fields)
         var details = ""
@@ -49,7 +51,7 @@ extension ReadingLog {
 
     /// Forgets the saved item with `key` (`Item.readingKey`) of the feed whose id is `feed`; nothing
     /// when it was not saved.
-    public func unsave(key: String, feed: String) throws(Failure) {
+    package func unsave(key: String, feed: String) throws(Failure) {
         guard FileManager.default.fileExists(atPath: path) else { return }
         try run { db throws(SQLiteError) in
             try db.execute("DELETE FROM saved WHERE feed = ? AND key = ?", [.text(feed), .text(key)])
@@ -57,7 +59,7 @@ extension ReadingLog {
     }
 
     /// The keys of the feed's saved items.
-    public func savedKeys(feed: String) throws(Failure) -> Set<String> {
+    package func savedKeys(feed: String) throws(Failure) -> Set<String> {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let rows = try run { db throws(SQLiteError) in
             try db.execute("SELECT key FROM saved WHERE feed = ?", [.text(feed)])
@@ -66,7 +68,7 @@ extension ReadingLog {
     }
 
     /// Every saved item of every feed, the last saved first; nothing (and no file made) when none was.
-    public func savedItems(limit: Int = 1_000) throws(Failure) -> [SavedItem] {
+    package func savedItems(limit: Int = 1_000) throws(Failure) -> [SavedItem] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let rows = try run { db throws(SQLiteError) in
             try db.execute("""
