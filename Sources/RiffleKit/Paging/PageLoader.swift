@@ -89,7 +89,7 @@ public actor PageLoader {
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.feed = feed
         self.cache = cache
-        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id, log: configuration.log)
+        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
         self.configuration = configuration
         self.clock = clock
         self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
@@ -153,7 +153,7 @@ public actor PageLoader {
     /// Page `number` as stored, when it answers the request this loader would send for it (its URL,
     /// in a chain the one the previous page points to, and the same credentials).
     nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
-        guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(number, url: url),
+        guard let stored = store.stored(number, in: cache.reader), let url = pageURL(number), let request = try? pageRequest(number, url: url),
               stored.key == CacheKey(request) else { return nil }
         return stored
     }
