@@ -67,7 +67,10 @@ public actor PageLoader {
     /// Requests sent so far, retries and redirects included (for tests and the benchmark).
     public var requestCount: Int { limit.requestCount }
 
-    /// A loader with a response cache of its own on `cacheDirectory`, sending through `client`.
+    /// A loader with a response cache of its own on `cacheDirectory`, sending through `client`: for a
+    /// program with one feed. A program with several makes one `ResponseCache` and passes it to each
+    /// loader (`init(feed:cache:client:configuration:clock:)`), so one connection to the index and
+    /// one de-duplication table serve them all.
     public init(feed: Feed, cacheDirectory: URL, client: Client,
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         var cacheConfiguration = ResponseCache.Configuration()
