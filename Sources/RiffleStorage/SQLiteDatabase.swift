@@ -148,6 +148,17 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// `transaction` for a body whose only failures are SQLite's, with typed errors.
+    package func writing(wait: Int32, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        do {
+            try transaction(wait: wait) { () throws in try body() }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw .other("\(error)")
+        }
+    }
+
     /// A path inside a `file:` URI: `%`, `?` and `#` escaped.
     package static func uriEscaped(_ path: String) -> String {
         path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
