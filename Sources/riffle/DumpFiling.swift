@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 import Synchronization
 
 /// What `riffle dump` printed, filed in the reading log as the browser files the pages it shows

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// Work `App.update` asks the run loop to do; its results come back as `Action`s.
 package enum Effect: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// What a search of everything seen found (`S`), from every feed, newest first (`s`: best match
 /// first): j and k move, Enter opens a match in its feed (its pages read until it is listed, from the
