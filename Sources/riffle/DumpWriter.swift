@@ -16,7 +16,7 @@ final class DumpWriter: Sendable {
     private let state = Mutex(State())
     private let limit: Int
 
-    init(limit: Int = 16) { self.limit = max(1, limit) }
+    init(limit: Int = 4) { self.limit = max(1, limit) }
 
     /// Queues `bytes` after everything queued before; waits first while `limit` pages are queued.
     func write(_ bytes: [UInt8]) async {
