@@ -41,6 +41,7 @@ enum DumpCommand {
         var output = DumpOutput(format: options.format, fields: options.fields)
         let writer = DumpWriter()
         await writer.write(Array(output.header.utf8))
+        let filing = DumpFiling(feed: options.feed, name: arguments.positionals[0], cacheDirectory: cacheDirectory, warnings: warnings)
 
         let firstRequest = ContinuousClock.now
         var failures = 0
@@ -80,6 +81,7 @@ enum DumpCommand {
                             var out = JSONLineWriter()
                             for item in page.items { output.append(item, to: &out) }
                             await writer.write(out.bytes)
+                            filing.record(page.items)
                             // The feed ended here for a reason of riffle's (a page repeating the one before).
                             if let reason = page.endReason { warnings.add(reason) }
                         case .failure:
@@ -97,6 +99,7 @@ enum DumpCommand {
         news.finish()
         await writer.write(Array(output.footer().utf8))
         await writer.finish()
+        await filing.finish()
         report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1
