@@ -12,14 +12,10 @@ enum RiffleBinary {
         return directory.appendingPathComponent("riffle")
     }
 
-    /// Runs riffle with files for its standard streams (so it is *not* on a terminal).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
-        try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
-    }
-
-    /// `run` without holding a thread of the cooperative pool while riffle runs (`Spawn.runOnThread`).
-    static func runOnThread(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
-        try await Spawn.runOnThread([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    /// Runs riffle with files for its standard streams (so it is *not* on a terminal), on a thread of
+    /// its own (see `Spawn.run`).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
+        try await Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that
