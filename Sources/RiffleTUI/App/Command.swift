@@ -6,6 +6,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case nextPage = "next-page", previousPage = "previous-page"
     /// Enter: the item's fields; in the feed list, the feed; in comments, fold or unfold a thread.
     case open
+    /// `]` / `[` in comments: the next / previous top-level comment.
+    case nextThread = "next-thread", previousThread = "previous-thread"
     case rawJSON = "raw-json"
     case openLink = "open-link"
     case comments
@@ -40,6 +42,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .nextPage: "next page"
         case .previousPage: "previous page"
         case .open: "show the item / open / fold"
+        case .nextThread: "comments: next top-level comment"
+        case .previousThread: "comments: previous top-level comment"
         case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
         case .comments: "comments"

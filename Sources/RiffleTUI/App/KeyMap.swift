@@ -17,7 +17,7 @@ package struct KeyMap: Sendable, Equatable {
         .pageDown: .pageDown, .character(" "): .pageDown, .pageUp: .pageUp,
         .control("d"): .halfDown, .control("u"): .halfUp,
         .character("n"): .nextPage, .character("p"): .previousPage,
-        .enter: .open, .character("v"): .rawJSON, .character("o"): .openLink,
+        .enter: .open, .character("]"): .nextThread, .character("["): .previousThread, .character("v"): .rawJSON, .character("o"): .openLink,
         .character("c"): .comments, .character("C"): .discussion,
         .character("y"): .yankLink, .character("Y"): .yankJSON,
         .character("m"): .toggleSeen, .character("M"): .markAllSeen,

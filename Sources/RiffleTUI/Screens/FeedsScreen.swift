@@ -10,6 +10,12 @@ package struct FeedsScreen: Sendable, Equatable {
     package var summaries: [String: FeedSummary] = [:]
     package var selection = 0
     package var scroll = 0
+    /// The widest label, measured once when the feeds are listed (not on every frame).
+    private(set) var labelWidth = 0
+    /// How many listed feeds have new items, kept as their summaries come (not counted on every frame).
+    private(set) var withNew = 0
+    /// The listed feeds' names, for a summary to find whether it counts.
+    private var names: Set<String> = []
 
     package init(entries: [FeedEntry]? = nil) { self.entries = entries }
 
@@ -31,6 +37,9 @@ package struct FeedsScreen: Sendable, Equatable {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
         let selected = screen.selectedEntry?.name
         screen.entries = entries
+        screen.names = Set(entries.map(\.name))
+        screen.labelWidth = entries.lazy.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0
+        screen.withNew = entries.lazy.filter { (screen.summaries[$0.name]?.unseen ?? 0) > 0 }.count
         screen.selection = selected.flatMap { name in entries.firstIndex { $0.name == name } } ?? 0
         screen.showSelection(size: state.size)
         state.screens.shown = .feeds(screen)
@@ -39,6 +48,12 @@ package struct FeedsScreen: Sendable, Equatable {
     /// What is known of one listed feed.
     static func receive(_ summary: FeedSummary, of name: String, in state: inout AppState) {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
+        // The stack's copy goes first, so the summaries are changed in place rather than copied
+        // whole for each feed (10,000 feeds: 50 million entries copied).
+        state.screens.shown = .list
+        let listed = screen.names.contains(name)
+        if listed, (screen.summaries[name]?.unseen ?? 0) > 0 { screen.withNew -= 1 }
+        if listed, (summary.unseen ?? 0) > 0 { screen.withNew += 1 }
         screen.summaries[name] = summary
         state.screens.shown = .feeds(screen)
     }
@@ -103,7 +118,7 @@ extension FeedsScreen: StackedScreen {
         if entries.isEmpty {
             Centered(text: "no feeds", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
         }
-        let nameWidth = min(max(8, entries.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0), max(8, area.width / 3))
+        let nameWidth = min(max(8, labelWidth), max(8, area.width / 3))
         let countWidth = 14, ageWidth = 16
         for row in 0..<rect.height {
             let index = scroll + row
@@ -127,7 +142,6 @@ extension FeedsScreen: StackedScreen {
             x += ageWidth + 1
             if x < rect.maxX - 1 { buffer.write(entry.description, x: x, y: y, maxWidth: rect.maxX - 1 - x, style: dim) }
         }
-        let withNew = entries.filter { (summaries[$0.name]?.unseen ?? 0) > 0 }.count
         let facts = [entries.count == 1 ? "1 feed" : "\(entries.count) feeds", withNew == 1 ? "1 with new items" : "\(withNew) with new items",
                      "S search · ? keys"]
         StatusBar(facts: facts, dropOrder: [2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
