@@ -59,9 +59,6 @@ struct CommentDocument: BlockDocument, Sendable {
     /// The columns `depth`'s guides take.
     func indent(_ depth: Int) -> Int { min(depth, Self.maxGuides) * 2 }
 
-    /// Where a comment header's author span is (after its guides), for the age drawn beside it.
-    func authorSpan(of index: Int) -> Int { min(thread.comments[index].depth, Self.maxGuides) }
-
     func lines(of block: Int, width: Int) -> [StyledLine] {
         let width = max(8, width)
         guard block > 0 else { return storyLines(width: width) }
@@ -142,7 +139,8 @@ package struct CommentTreeView: Sendable {
             var line = entry.text
             let index = entry.block - 1
             if entry.line == 0, document.thread.comments.indices.contains(index), let date = document.thread.comments[index].createdAt {
-                let at = min(line.spans.count, document.authorSpan(of: index) + 1)
+                // After the author and its labels, before what is folded.
+                let at = line.spans.firstIndex { $0.text.hasPrefix(" · [") } ?? line.spans.count
                 line.spans.insert(.init(" · " + Timestamp.age(of: date, now: now), Style(.dim, dim: true)), at: at)
             }
             if entry.line == 0, index == selection {
