@@ -1,5 +1,7 @@
 import Foundation
 import RiffleKit
+import RiffleReading
+import RiffleTUI
 import Testing
 @testable import riffle
 
