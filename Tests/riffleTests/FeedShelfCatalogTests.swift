@@ -21,8 +21,8 @@ struct FeedShelfCatalogTests {
         }
         try write(1_000)
         let cache = folder.appendingPathComponent("cache")
-        let shelf = FeedShelf(cacheDirectory: cache, log: ReadingLog(cacheDirectory: cache), maxAge: nil,
-                              environment: ["XDG_CONFIG_HOME": folder.path, "HOME": folder.path])
+        let shelf = FeedShelf(cache: ResponseCache(directory: cache), transport: CurlTransport(), log: ReadingLog(cacheDirectory: cache),
+                              maxAge: nil, environment: ["XDG_CONFIG_HOME": folder.path, "HOME": folder.path])
         defer { shelf.stop() }
         // When the list is made and every feed's count asked, as the feed list does
         let entries = await shelf.entries()
