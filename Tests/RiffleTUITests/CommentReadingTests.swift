@@ -123,4 +123,43 @@ struct CommentReadingTests {
         state.press("k")
         #expect(state.comments?.selection == 0)
     }
+
+    @Test func commentsWrittenSinceTheLastVisitAreMarkedCountedAndJumpedTo() {
+        // Given a thread whose comments were written over an hour
+        let t0 = Fixture.now.addingTimeInterval(-3600)
+        let thread = CommentThread(comments: [
+            .init(depth: 0, author: "ann", text: "old", createdAt: t0),
+            .init(depth: 1, author: "bob", text: "new reply", createdAt: t0.addingTimeInterval(600)),
+            .init(depth: 0, author: "cy", text: "old too", createdAt: t0.addingTimeInterval(60)),
+            .init(depth: 0, author: "di", text: "new too", createdAt: t0.addingTimeInterval(1200)),
+        ])
+        var state = AppState(feedTitle: "hn", size: Size(width: 40, height: 30), now: Fixture.now)
+        _ = App.update(&state, .start)
+        _ = App.update(&state, .pageLoaded(Fixture.page(1, items: [Self.story])))
+        state.feed.commentsAvailable = true
+        state.press("c")
+        // When it arrives, the visit is noted with its newest comment's time
+        #expect(state.send(.commentsLoaded(item: Self.story.readingKey, thread)) == [.noteDiscussion(Self.story, newest: t0.addingTimeInterval(1200))])
+        #expect(state.press("u") == [] && state.toasts.last?.message == "no new comments since the last visit")
+        // And the log says the last visit saw up to the third comment's time
+        state.send(.discussionNoted(item: Self.story.readingKey, since: t0.addingTimeInterval(300)))
+        // Then the two written after are marked and counted
+        let lines = App.view(state).trimmedLines
+        #expect(lines[2] == " by pg · 4 comments · 2 new comments")
+        #expect(lines.contains { $0.hasPrefix(" │ bob new · ") })
+        #expect(lines.contains { $0.hasPrefix(" di new · ") })
+        #expect(lines.last?.contains("2 new") == true)
+        // And u / U go from one to the next, skipping the old ones
+        state.press("u")
+        #expect(state.comments?.selection == 1)
+        state.press("u")
+        #expect(state.comments?.selection == 3)
+        state.press("u")
+        #expect(state.comments?.selection == 3 && state.toasts.last?.message == "no new comment below")
+        state.press("U")
+        #expect(state.comments?.selection == 1)
+        // And a reload is not a new visit: it keeps what was new
+        #expect(state.send(.commentsLoaded(item: Self.story.readingKey, thread)) == [])
+        #expect(state.comments?.fresh == [1, 3])
+    }
 }

@@ -8,6 +8,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case open
     /// `]` / `[` in comments: the next / previous top-level comment.
     case nextThread = "next-thread", previousThread = "previous-thread"
+    /// `u` / `U` in comments: the next / previous comment new since the last visit.
+    case nextNew = "next-new", previousNew = "previous-new"
     case rawJSON = "raw-json"
     case openLink = "open-link"
     case comments
@@ -44,6 +46,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .open: "show the item / open / fold"
         case .nextThread: "comments: next top-level comment"
         case .previousThread: "comments: previous top-level comment"
+        case .nextNew: "comments: next new comment"
+        case .previousNew: "comments: previous new comment"
         case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
         case .comments: "comments"

@@ -20,6 +20,9 @@ package struct CommentsScreen: Sendable, Equatable {
     package private(set) var folded: Set<Int> = []
     /// Comments (indices) new since the last visit.
     package private(set) var fresh: Set<Int> = []
+    /// The newest comment's time at the last visit (from the reading log); nil before it answers,
+    /// and on a first visit.
+    package private(set) var since: Date?
     /// The selected comment (an index into `thread.comments`, always a shown one).
     package var selection = 0
     /// The first line drawn: a line of the story (block 0) or of a comment (block `i + 1`).
@@ -57,20 +60,35 @@ package struct CommentsScreen: Sendable, Equatable {
     /// Takes a thread that arrived, keeping the place in a reloaded one when it still has it.
     /// - Parameter seen: the ids of the comments seen on the last visit; nil when there was none
     ///   (then nothing is new).
-    mutating func receive(_ thread: CommentThread, seen: Set<String>? = nil) {
+    @discardableResult
+    mutating func receive(_ thread: CommentThread) -> [Effect] {
         let reloaded = self.thread != nil
         self.thread = thread
         revision.bump()
         failure = nil
         commentCount = thread.comments.reduce(0) { $0 + ($1.more == nil ? 1 : 0) }
-        if let seen {
-            fresh = Set(thread.comments.indices.filter { thread.comments[$0].id.map { !seen.contains($0) } ?? false })
-        }
+        markFresh()
         if !reloaded || selection >= thread.comments.count {
             folded = []
             selection = 0
             top = PagePosition(block: 0, line: 0)
         }
+        // The first thread of a visit is the one the visit is noted with (a reload keeps what was new).
+        guard !reloaded else { return [] }
+        return [.noteDiscussion(item, newest: thread.comments.lazy.compactMap(\.createdAt).max())]
+    }
+
+    /// Learns what the last visit saw, and marks what came since.
+    mutating func noted(since: Date?) {
+        self.since = since
+        markFresh()
+        revision.bump()
+    }
+
+    /// The comments written after the last visit's newest.
+    private mutating func markFresh() {
+        guard let since, let thread else { return }
+        fresh = Set(thread.comments.indices.lazy.filter { thread.comments[$0].createdAt.map { $0 > since } ?? false })
     }
 
     /// Folds the selected comment's replies away, or brings them back.
@@ -124,17 +142,27 @@ package struct CommentsScreen: Sendable, Equatable {
     }
 
     /// A thread (or why there is none) for the comments screen, when it is shown for that item.
-    static func receive(_ result: Result<CommentThread, FeedError>, forItem key: String, seen: Set<String>? = nil, in state: inout AppState) {
-        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return }
+    static func receive(_ result: Result<CommentThread, FeedError>, forItem key: String, in state: inout AppState) -> [Effect] {
+        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return [] }
+        var effects: [Effect] = []
         switch result {
         case .success(let thread):
-            screen.receive(thread, seen: seen)
+            effects = screen.receive(thread)
         case .failure(let error):
             if screen.thread == nil { screen.failure = "\(error)" }
             App.raise(&state, "comments: \(error)")
         }
         screen.settle(size: state.size)
         if screen.top.block > 0 { screen.showSelection(size: state.size) }
+        state.screens.shown = .comments(screen)
+        return effects
+    }
+
+    /// What the last visit saw, for the comments screen when it is shown for that item.
+    static func noted(since: Date?, forItem key: String, in state: inout AppState) {
+        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return }
+        screen.noted(since: since)
+        screen.settle(size: state.size)
         state.screens.shown = .comments(screen)
     }
 }
@@ -204,6 +232,15 @@ extension CommentsScreen: StackedScreen {
             } else if !forward {
                 screen.selection = 0
                 screen.top = PagePosition(block: 0, line: 0)
+                reveal = false
+            }
+        case .nextNew, .previousNew:
+            let forward = command == .nextNew
+            let fresh = screen.fresh
+            if let found = screen.shownComment(from: screen.selection, forward: forward, where: { _, index in fresh.contains(index) }) {
+                screen.selection = found
+            } else {
+                App.raise(&state, screen.fresh.isEmpty ? "no new comments since the last visit" : "no new comment \(forward ? "below" : "above")")
                 reveal = false
             }
         case .first:
