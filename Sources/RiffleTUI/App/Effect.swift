@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// Work `App.update` asks the run loop to do; its results come back as `Action`s.
 package enum Effect: Sendable, Equatable {
@@ -23,8 +24,8 @@ package enum Effect: Sendable, Equatable {
     case openDiscussion(Item)
     /// Put `text` on the clipboard (`y`, `Y`); `what` names it in the toast ("link", "JSON").
     case copy(String, what: String)
-    /// Search the reading log; answer with `.searched` or `.searchFailed`.
-    case search(String)
+    /// Search the reading log, results in `order`; answer with `.searched` or `.searchFailed`.
+    case search(String, order: ReadingLog.Order)
     /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.
     case listFeeds
     /// Open a feed by name (`hn`, `reddit:swift`, a URL); answer with `.feedOpened` or a `.notice`.
