@@ -94,6 +94,7 @@ enum BrowseCommand {
         var settings = BrowserLoop<NcursesScreen>.Settings()
         settings.keymap = config.keymap
         if let textWidth = config.textWidth { settings.textWidth = textWidth }
+        settings.seen = config.seen
         settings.marksWithGlyphs = chosenTheme == "mono"
         settings.watch = watch
         settings.watchInterval = watch ?? config.watch ?? 300

@@ -8,14 +8,16 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case open
     /// `]` / `[` in comments: the next / previous top-level comment.
     case nextThread = "next-thread", previousThread = "previous-thread"
-    /// `u` / `U` in comments: the next / previous comment new since the last visit.
-    case nextNew = "next-new", previousNew = "previous-new"
+    /// `U` in comments: the previous comment new since the last visit (`u`, `nextUnseen`, the next one).
+    case previousNew = "previous-new"
     case rawJSON = "raw-json"
     case openLink = "open-link"
     case comments
     case discussion
     case yankLink = "yank-link", yankJSON = "yank-json"
     case toggleSeen = "toggle-seen", markAllSeen = "mark-all-seen"
+    case nextUnseen = "next-unseen"
+    case save
     case filter
     case search
     case sort
@@ -46,7 +48,6 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .open: "item / fold / result's feed"
         case .nextThread: "comments: next top-level comment"
         case .previousThread: "comments: previous top-level comment"
-        case .nextNew: "comments: next new comment"
         case .previousNew: "comments: previous new comment"
         case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
@@ -56,6 +57,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .yankJSON: "copy the item's JSON"
         case .toggleSeen: "mark seen / unseen"
         case .markAllSeen: "mark everything loaded seen"
+        case .nextUnseen: "next unseen item (loads pages)"
+        case .save: "save for later / unsave (F: saved)"
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"

@@ -234,8 +234,9 @@ extension CommentsScreen: StackedScreen {
                 screen.top = PagePosition(block: 0, line: 0)
                 reveal = false
             }
-        case .nextNew, .previousNew:
-            let forward = command == .nextNew
+        case .nextUnseen, .previousNew:
+            // u: in comments, the next comment new since the last visit; U the one before.
+            let forward = command == .nextUnseen
             let fresh = screen.fresh
             if let found = screen.shownComment(from: screen.selection, forward: forward, where: { _, index in fresh.contains(index) }) {
                 screen.selection = found

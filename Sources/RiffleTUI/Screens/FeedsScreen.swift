@@ -8,6 +8,8 @@ package struct FeedsScreen: Sendable, Equatable {
     package var entries: [FeedEntry]?
     /// What is known of each, by name.
     package var summaries: [String: FeedSummary] = [:]
+    /// How many items are saved (the last entry, `FeedEntry.saved`); nil until the log answered.
+    package var savedCount: Int?
     package var selection = 0
     package var scroll = 0
     /// The widest label, measured once when the feeds are listed (not on every frame).
@@ -36,6 +38,8 @@ package struct FeedsScreen: Sendable, Equatable {
     static func receive(_ entries: [FeedEntry], in state: inout AppState) {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
         let selected = screen.selectedEntry?.name
+        // The saved items come last, after every feed.
+        let entries = entries + [FeedEntry.saved]
         screen.entries = entries
         screen.names = Set(entries.map(\.name))
         screen.labelWidth = entries.lazy.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0
@@ -56,6 +60,14 @@ package struct FeedsScreen: Sendable, Equatable {
         if listed, (summary.unseen ?? 0) > 0 { screen.withNew += 1 }
         screen.summaries[name] = summary
         state.screens.shown = .feeds(screen)
+    }
+
+    /// How many items are saved, wherever the feed list is in the stack (under the saved list, too).
+    static func noteSaved(_ count: Int, in state: inout AppState) {
+        guard let position = state.screens.entries.lastIndex(where: { if case .feeds = $0 { true } else { false } }),
+              case .feeds(var screen) = state.screens.entries[position] else { return }
+        screen.savedCount = count
+        state.screens.replace(at: position, with: .feeds(screen))
     }
 }
 
@@ -90,6 +102,10 @@ extension FeedsScreen: StackedScreen {
             return []
         case .open:
             guard let entry = screen.selectedEntry else { return [] }
+            if entry.origin == .saved {
+                state.screens.push(.saved(SavedScreen()))
+                return [.listSaved]
+            }
             if entry.argument != nil {
                 // reddit:SUBREDDIT: the argument is typed first.
                 state.screens.push(.overlay(.prompt(Prompt(.argument(entry)))))
@@ -115,9 +131,6 @@ extension FeedsScreen: StackedScreen {
             Centered(text: "listing feeds…", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
             return
         }
-        if entries.isEmpty {
-            Centered(text: "no feeds", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
-        }
         let nameWidth = min(max(8, labelWidth), max(8, area.width / 3))
         let countWidth = 14, ageWidth = 16
         for row in 0..<rect.height {
@@ -127,14 +140,15 @@ extension FeedsScreen: StackedScreen {
             let y = rect.y + row
             let selected = index == selection
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: selected ? Style(.selection) : .normal)
-            let summary = summaries[entry.name]
+            let summary = entry.origin == .saved ? nil : summaries[entry.name]
             let unseen = summary?.unseen ?? 0
             let strong = selected ? Style(.selection, bold: true) : unseen > 0 ? Style(.normal, bold: true) : .normal
             let dim = selected ? Style(.selection, dim: true) : Style(.dim, dim: true)
             var x = rect.x + 1
             buffer.write(Self.label(of: entry), x: x, y: y, maxWidth: nameWidth, style: strong)
             x += nameWidth + 2
-            let count = summary.map { $0.unseen.map { $0 == 0 ? "nothing new" : "\($0) new" } ?? "not fetched" } ?? ""
+            let count = entry.origin == .saved ? savedCount.map { $0 == 0 ? "none" : "\($0) saved" } ?? ""
+                : summary.map { $0.unseen.map { $0 == 0 ? "nothing new" : "\($0) new" } ?? "not fetched" } ?? ""
             buffer.write(count, x: x, y: y, maxWidth: max(0, rect.maxX - 1 - x), style: unseen > 0 ? strong : dim)
             x += countWidth
             let fetched = summary?.fetchedAt.map { "fetched " + Timestamp.age(of: $0, now: state.now) } ?? ""
@@ -142,7 +156,9 @@ extension FeedsScreen: StackedScreen {
             x += ageWidth + 1
             if x < rect.maxX - 1 { buffer.write(entry.description, x: x, y: y, maxWidth: rect.maxX - 1 - x, style: dim) }
         }
-        let facts = [entries.count == 1 ? "1 feed" : "\(entries.count) feeds", withNew == 1 ? "1 with new items" : "\(withNew) with new items",
+        // The saved items' entry, last, is not a feed.
+        let feeds = entries.count - (entries.last?.origin == .saved ? 1 : 0)
+        let facts = [feeds == 1 ? "1 feed" : "\(feeds) feeds", withNew == 1 ? "1 with new items" : "\(withNew) with new items",
                      "S search · ? keys"]
         StatusBar(facts: facts, dropOrder: [2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
