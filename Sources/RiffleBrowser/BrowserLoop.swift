@@ -202,6 +202,13 @@ extension BrowserLoop {
                 }
             case .listSaved:
                 listSaved()
+            case .refreshFeeds(let entries):
+                guard let shelf = loop.services.shelf else {
+                    return entries.flatMap { update(.feedRefreshed(name: $0.name, FeedSummary(unseen: nil, fetchedAt: nil, failure: "no feeds here"))) }
+                }
+                Task {
+                    await shelf.refresh(entries, atOnce: 4) { name, summary in mailbox.post(.feedRefreshed(name: name, summary)) }
+                }
             case .loadComments(let item, let policy):
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey

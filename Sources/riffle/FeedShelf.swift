@@ -90,6 +90,25 @@ final class FeedShelf: FeedShelving {
         return FeedSummary(unseen: keys.subtracting(seen).count, fetchedAt: fetchedAt)
     }
 
+    /// Page 1 of `entry` revalidated through the cache (`If-None-Match` when it has a stored copy, a
+    /// 304 when unchanged), so the browser opens it with what was fetched; then its counts, with the
+    /// items of that page the reading log never filed.
+    func refresh(_ entry: FeedEntry) async -> FeedSummary {
+        let feed: Feed
+        do { feed = try self.feed(named: entry.name, forNetwork: true) } catch {
+            return FeedSummary(unseen: nil, fetchedAt: nil, failure: error.description)
+        }
+        let loader = PageLoader(feed: feed, cache: cache, client: Network.client(for: feed, transport: transport))
+        let page: Page
+        do throws(FeedError) { page = try await loader.load(1, policy: .returnCacheThenLoad) } catch {
+            return FeedSummary(unseen: nil, fetchedAt: nil, failure: "\(error)")
+        }
+        let listed = (try? await log.listedKeys(feed: feed.id)) ?? []
+        var summary = await summary(of: entry)
+        summary.arrived = Set(page.items.map(\.readingKey)).subtracting(listed).count
+        return summary
+    }
+
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }

@@ -37,6 +37,8 @@ package enum Action: Sendable, Equatable {
     case feedsListed([FeedEntry])
     /// What is known of one listed feed's stored pages.
     case feedSummarized(name: String, FeedSummary)
+    /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).
+    case feedRefreshed(name: String, FeedSummary)
     /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.
     case feedOpened(title: String, hasComments: Bool)
 }

@@ -62,6 +62,9 @@ extension App {
         case .feedSummarized(let name, let summary):
             FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
+        case .feedRefreshed(let name, let summary):
+            FeedsScreen.refreshed(summary, of: name, in: &state)
+            effects = []
         case .feedOpened(let title, let hasComments):
             effects = openedFeed(&state, title: title, hasComments: hasComments)
         }
@@ -74,7 +77,7 @@ extension App {
 
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
-        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
+        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments || state.isRefreshingFeeds { state.spinnerFrame &+= 1 }
         // The toasts raised since the last tick are the last ones.
         for i in state.toasts.indices.reversed() {
             guard state.toasts[i].createdAt == nil else { break }
