@@ -187,6 +187,28 @@ extension BrowserLoop {
             case .mark(let items, let seen):
                 guard let log, let reference = feed?.reference else { return [] }
                 log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference, seen: seen) }
+            case .save(let item, let saved):
+                guard let log, let reference = feed?.reference else { return [] }
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    if saved { try await log.save(item, feed: reference) } else { try await log.unsave(key: item.readingKey, feed: reference.id) }
+                }
+            case .unsave(let feedID, let key):
+                guard let log else { return [] }
+                let reference = feed?.reference
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    try await log.unsave(key: key, feed: feedID)
+                    // The open feed's list drops its "saved" mark when it was one of its items.
+                    if let reference { mailbox.post(.savedLoaded(try await log.savedKeys(feed: reference.id)), feed: generation) }
+                }
+            case .listSaved:
+                listSaved()
+            case .refreshFeeds(let entries):
+                guard let shelf = loop.services.shelf else {
+                    return entries.flatMap { update(.feedRefreshed(name: $0.name, FeedSummary(unseen: nil, fetchedAt: nil, failure: "no feeds here"))) }
+                }
+                Task {
+                    await shelf.refresh(entries, atOnce: 4) { name, summary in mailbox.post(.feedRefreshed(name: name, summary)) }
+                }
             case .loadComments(let item, let policy):
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey
@@ -200,6 +222,13 @@ extension BrowserLoop {
                     } catch {
                         mailbox.post(.commentsFailed(item: key, error), feed: generation)
                     }
+                }
+            case .noteDiscussion(let item, let newest):
+                guard let log, let reference = feed?.reference else { return [] }
+                let key = item.readingKey, mailbox = mailbox, generation = generation
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    let visit = try await log.noteDiscussion(feed: reference.id, key: key, newest: newest)
+                    mailbox.post(.discussionNoted(item: key, since: visit?.newest), feed: generation)
                 }
             case .openDiscussion(let item):
                 guard let url = feed?.pages.discussionPage(for: item) else { return update(.notice("no discussion page for this item")) }
@@ -216,7 +245,11 @@ extension BrowserLoop {
                     }
                 }
             case .listFeeds:
-                guard let shelf = loop.services.shelf else { return update(.feedsListed([])) }
+                guard let shelf = loop.services.shelf else {
+                    listSaved()
+                    return update(.feedsListed([]))
+                }
+                listSaved()
                 Task {
                     let entries = await shelf.entries()
                     mailbox.post(.feedsListed(entries))
@@ -247,7 +280,15 @@ extension BrowserLoop {
             log.enqueue { (log) throws(ReadingLog.Failure) in
                 try await log.noteOpened(reference)
                 mailbox.post(.seenLoaded(try await log.seenKeys(feed: reference.id)), feed: generation)
+                mailbox.post(.savedLoaded(try await log.savedKeys(feed: reference.id)), feed: generation)
             }
+        }
+
+        /// The saved items, for the saved list and the feed list's count of them.
+        func listSaved() {
+            guard let log else { return mailbox.post(.savedListed([])) }
+            let mailbox = mailbox
+            log.enqueue { (log) throws(ReadingLog.Failure) in mailbox.post(.savedListed(try await log.savedItems())) }
         }
 
         /// What a toast shows of copied text: its start, on one line.

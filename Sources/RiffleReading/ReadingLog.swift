@@ -200,7 +200,7 @@ package actor ReadingLog {
     private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
         try db.execute("PRAGMA wal_autocheckpoint=256")
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
-            for statement in Self.schema { try db.execute(statement) }
+            for statement in Self.schema + Self.savedSchema { try db.execute(statement) }
         }
     }
 
@@ -285,6 +285,15 @@ package actor ReadingLog {
             VALUES ('delete', old.id, old.title, old.author, old.body, old.feed_name);
             INSERT INTO items_search (rowid, title, author, body, feed_name) VALUES (new.id, new.title, new.author, new.body, new.feed_name);
         END
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS discussions (
+            feed TEXT NOT NULL,          -- Feed.id
+            key TEXT NOT NULL,           -- Item.readingKey
+            newest REAL,                 -- the newest comment's time at the last visit (the server's clock)
+            visited REAL NOT NULL,       -- when
+            PRIMARY KEY (feed, key)
+        )
         """,
         """
         CREATE TABLE IF NOT EXISTS feeds (

@@ -5,7 +5,7 @@ import RiffleTUI
 /// `config.json` beside the feeds file: the user's defaults for the browser.
 ///
 /// ```json
-/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m",
+/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m", "seen": "scroll", "text_width": 72,
 ///  "keys": {"x": "open-link", "o": "none", "ctrl-n": "next-page"}}
 /// ```
 /// Every field is optional; an unknown one, a wrong type, a key or command that does not exist is a
@@ -19,10 +19,14 @@ struct ConfigFile: Equatable {
     var browser: String?
     /// The interval `w` watches page 1 at (`--watch` gives its own); 5 minutes when neither says.
     var watch: TimeInterval?
+    /// When an item becomes seen besides `m`: when opened (the default), or also when moved past.
+    var seen = SeenRule.open
     /// The keys, the standard ones with the file's changes.
     var keymap = KeyMap.standard
+    /// The most columns a comment's text takes (20 to 1,000); 80 when absent.
+    var textWidth: Int?
 
-    static let fields: Set = ["feed", "theme", "browser", "watch", "keys"]
+    static let fields: Set = ["feed", "theme", "browser", "watch", "seen", "keys", "text_width"]
 
     /// `config.json` in the folder of the feeds file (`$XDG_CONFIG_HOME/riffle`, else `~/.config/riffle`).
     static func location(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -66,6 +70,19 @@ struct ConfigFile: Equatable {
                 throw problem("watch", "expected seconds or text like \"30s\", \"5m\", \"1h\" (10 s to a day)")
             }
             config.watch = seconds
+        }
+        if let value = object["text_width"] {
+            guard let number = value.doubleValue, number == number.rounded(), (20...1_000).contains(number) else {
+                throw problem("text_width", "expected a whole number of columns from 20 to 1000, got \(value.scalarText ?? "a list or an object")")
+            }
+            config.textWidth = Int(number)
+        }
+        if let value = object["seen"] {
+            let names = SeenRule.allCases.map(\.rawValue)
+            guard let rule = value.stringValue.flatMap(SeenRule.init(rawValue:)) else {
+                throw problem("seen", "must be one of \(names.joined(separator: ", ")), got \(value.stringValue.map { "'\($0)'" } ?? "something that is not text")")
+            }
+            config.seen = rule
         }
         if let keys = object["keys"] {
             guard let members = keys.objectValue?.members else { throw problem("keys", "expected an object of key: command") }

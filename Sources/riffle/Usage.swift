@@ -10,6 +10,8 @@ enum Usage {
       riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
       riffle feeds                list the presets and the feeds file's feeds
+      riffle feeds --refresh      page 1 of each feed you read revalidated: what is new in each
+                                  (--json: as a JSON array)
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
       riffle inspect FEED         how page 1 is read: where the items are, which field gives the
                                   title, link, author, time... and why, the paging, a feeds.json entry
@@ -68,7 +70,8 @@ enum Usage {
     XDG_CONFIG_HOME.
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
-    c comments, y copy the link, m seen, S search, F feeds, w watch, r reload (bypass the
+    c comments, y copy the link, m seen, u next unseen, f save, S search, F feeds (R there
+    refreshes them), w watch, r reload (bypass the
     cache), R reload all, ? every key, q quit.
     Exit status: 0 done, 1 some pages failed, 2 bad command line.
     """

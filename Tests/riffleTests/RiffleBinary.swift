@@ -14,8 +14,10 @@ enum RiffleBinary {
 
     /// Runs riffle with files for its standard streams (so it is *not* on a terminal), on a thread of
     /// its own (see `Spawn.run`).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
-        try await Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    /// - Parameter stdout: where its standard output goes instead (see `Spawn.run`).
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdout: String? = nil) async throws -> Spawn.Result {
+        try await Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                            stdout: stdout)
     }
 
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that

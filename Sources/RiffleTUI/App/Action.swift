@@ -18,10 +18,17 @@ package enum Action: Sendable, Equatable {
     case notice(String)
     /// The reading log's seen items of the open feed (`Item.readingKey`s).
     case seenLoaded(Set<String>)
+    /// The reading log's saved items of the open feed (`Item.readingKey`s).
+    case savedLoaded(Set<String>)
+    /// A `.listSaved` effect finished: every saved item, the last saved first.
+    case savedListed([ReadingLog.SavedItem])
     /// A `.loadComments` effect finished: the thread of the item whose `readingKey` is `item`.
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
     case commentsFailed(item: String, FeedError)
+    /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
+    /// on a first visit (nothing is new then).
+    case discussionNoted(item: String, since: Date?)
     /// A `.search` effect finished.
     case searched(query: String, [ReadingLog.Match])
     /// A `.search` effect failed, saying why in one line.
@@ -30,6 +37,8 @@ package enum Action: Sendable, Equatable {
     case feedsListed([FeedEntry])
     /// What is known of one listed feed's stored pages.
     case feedSummarized(name: String, FeedSummary)
+    /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).
+    case feedRefreshed(name: String, FeedSummary)
     /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.
     case feedOpened(title: String, hasComments: Bool)
 }

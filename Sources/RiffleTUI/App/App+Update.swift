@@ -20,7 +20,6 @@ extension App {
         case .tick(let date):
             tick(&state, date)
             effects = watchIfDue(&state)
-            effects += markRestingItemSeen(&state)
             state.settle()
             return effects
         case .event(let event):
@@ -38,12 +37,19 @@ extension App {
             // Marks made before the log answered are kept.
             state.feed.reading.merge(logged: keys)
             effects = []
+        case .savedLoaded(let keys):
+            state.feed.reading.merge(saved: keys)
+            effects = []
+        case .savedListed(let saved):
+            SavedScreen.receive(saved, in: &state)
+            effects = []
         case .commentsLoaded(let key, let thread):
-            CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+            effects = CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+        case .discussionNoted(let key, let since):
+            CommentsScreen.noted(since: since, forItem: key, in: &state)
             effects = []
         case .commentsFailed(let key, let error):
-            CommentsScreen.receive(.failure(error), forItem: key, in: &state)
-            effects = []
+            effects = CommentsScreen.receive(.failure(error), forItem: key, in: &state)
         case .searched(let query, let matches):
             SearchScreen.receive(matches, failure: nil, forQuery: query, in: &state)
             effects = []
@@ -56,20 +62,22 @@ extension App {
         case .feedSummarized(let name, let summary):
             FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
+        case .feedRefreshed(let name, let summary):
+            FeedsScreen.refreshed(summary, of: name, in: &state)
+            effects = []
         case .feedOpened(let title, let hasComments):
             effects = openedFeed(&state, title: title, hasComments: hasComments)
         }
         if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
         keepSelectionVisible(&state)
-        noteResting(&state)
         state.settle()
         return effects
     }
 
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
-        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
+        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments || state.isRefreshingFeeds { state.spinnerFrame &+= 1 }
         // The toasts raised since the last tick are the last ones.
         for i in state.toasts.indices.reversed() {
             guard state.toasts[i].createdAt == nil else { break }

@@ -6,12 +6,18 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case nextPage = "next-page", previousPage = "previous-page"
     /// Enter: the item's fields; in the feed list, the feed; in comments, fold or unfold a thread.
     case open
+    /// `]` / `[` in comments: the next / previous top-level comment.
+    case nextThread = "next-thread", previousThread = "previous-thread"
+    /// `U` in comments: the previous comment new since the last visit (`u`, `nextUnseen`, the next one).
+    case previousNew = "previous-new"
     case rawJSON = "raw-json"
     case openLink = "open-link"
     case comments
     case discussion
     case yankLink = "yank-link", yankJSON = "yank-json"
     case toggleSeen = "toggle-seen", markAllSeen = "mark-all-seen"
+    case nextUnseen = "next-unseen"
+    case save
     case filter
     case search
     case sort
@@ -40,6 +46,9 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .nextPage: "next page"
         case .previousPage: "previous page"
         case .open: "item / fold / result's feed"
+        case .nextThread: "comments: next top-level comment"
+        case .previousThread: "comments: previous top-level comment"
+        case .previousNew: "comments: previous new comment"
         case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
         case .comments: "comments (result: its feed)"
@@ -48,11 +57,13 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .yankJSON: "copy the item's JSON"
         case .toggleSeen: "mark seen / unseen"
         case .markAllSeen: "mark everything loaded seen"
+        case .nextUnseen: "next unseen item (loads pages)"
+        case .save: "save for later / unsave (F: saved)"
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"
-        case .reload: "reload page / retry a failure"
-        case .reloadAll: "reload every page"
+        case .reload: "reload page / retry a failure; F: refresh the feed"
+        case .reloadAll: "reload every page; F: refresh every feed"
         case .watch: "watch page 1 for new items"
         case .feeds: "feed list"
         case .log: "message log"
