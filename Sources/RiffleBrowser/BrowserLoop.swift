@@ -223,6 +223,13 @@ extension BrowserLoop {
                         mailbox.post(.commentsFailed(item: key, error), feed: generation)
                     }
                 }
+            case .noteDiscussion(let item, let newest):
+                guard let log, let reference = feed?.reference else { return [] }
+                let key = item.readingKey, mailbox = mailbox, generation = generation
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    let visit = try await log.noteDiscussion(feed: reference.id, key: key, newest: newest)
+                    mailbox.post(.discussionNoted(item: key, since: visit?.newest), feed: generation)
+                }
             case .openDiscussion(let item):
                 guard let url = feed?.pages.discussionPage(for: item) else { return update(.notice("no discussion page for this item")) }
                 return update(.notice(loop.services.open(url)))

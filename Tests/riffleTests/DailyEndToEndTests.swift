@@ -143,18 +143,22 @@ struct DailyEndToEndTests {
         session = try home.session(["hn-saved"], width: 110)
         #expect(await session.waitFor { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
         try session.send("c")
-        // Then the tree comes from the cache: authors, text from HTML (entities decoded), replies indented
+        // Then the tree comes from the cache: the story first, authors (OP on the story's), text from HTML
+        // (entities decoded) at 80 columns on a 110-column terminal, replies indented under a guide
         #expect(await session.waitFor { session.screen().contains("It scores every array") }, "\(session.screen())")
         let screen = session.unwrappedScreen()
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(screen.contains("tptacek") && screen.contains("How does it decide which array"), "\(screen)")
-        #expect(screen.contains("there's more than one"), "the entity &#x27; was not decoded:\n\(screen)")
+        #expect(screen.contains("when there's"), "the entity &#x27; was not decoded:\n\(screen)")
         #expect(!screen.contains("<p>") && !screen.contains("&#x27;"), "\(screen)")
         func indent(_ text: String) -> Int? {
             lines.first { $0.contains(text) }.map { $0.prefix { $0 == " " || $0 == "│" || $0 == "▾" || $0 == "▸" }.count }
         }
         let parent = try #require(indent("How does it decide")), reply = try #require(indent("It scores every array"))
         #expect(reply > parent, "the reply is not indented under its parent:\n\(screen)")
+        #expect(screen.contains("github.com · by mkovalenko · 142 points"), "\(screen)")
+        #expect(screen.contains("│ mkovalenko OP · "), "\(screen)")
+        #expect(lines.allSatisfy { !$0.hasPrefix(" This") || $0.trimmingCharacters(in: .whitespaces).count <= 80 }, "\(screen)")
         // And Enter folds the first thread (its replies go) and unfolds it
         try session.send("Enter")
         #expect(await session.waitFor { !session.screen().contains("It scores every array") && session.screen().contains("How does it decide") },
@@ -240,19 +244,19 @@ struct DailyEndToEndTests {
         server.stop()
         let environment = ["XDG_CONFIG_HOME": home.config.path]
         // Then a word from page 1 is found, as JSON lines and as TSV, in that feed and not in another
-        let jsonl = try RiffleBinary.run(["search", "zeppelin", "--cache-dir", home.cache.path], environment: environment)
+        let jsonl = try await RiffleBinary.run(["search", "zeppelin", "--cache-dir", home.cache.path], environment: environment)
         #expect(jsonl.status == 0, "\(jsonl.stderr)")
         let lines = jsonl.stdout.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(#""title":"alpha zeppelin""#) && lines[0].contains(#""url":"https://example.com/alpha-zeppelin""#),
                 "\(jsonl.stdout)")
-        let tsv = try RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
+        let tsv = try await RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
         #expect(tsv.status == 0 && tsv.stdout.contains("alpha zeppelin\thttps://example.com/alpha-zeppelin"), "\(tsv.stdout)\(tsv.stderr)")
-        let here = try RiffleBinary.run(["search", "zeppelin", "--feed", "127.0.0.1", "--format", "tsv", "--fields", "feed,title",
+        let here = try await RiffleBinary.run(["search", "zeppelin", "--feed", "127.0.0.1", "--format", "tsv", "--fields", "feed,title",
                                          "--cache-dir", home.cache.path], environment: environment)
         #expect(here.status == 0 && here.stdout == "127.0.0.1\talpha zeppelin\n", "\(here.stdout)\(here.stderr)")
-        let elsewhere = try RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
+        let elsewhere = try await RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
         #expect(elsewhere.status == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stdout)\(elsewhere.stderr)")
-        let none = try RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
+        let none = try await RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
         #expect(none.status == 2 && none.stderr.contains("needs words"), "\(none.stderr)")
     }
 

@@ -26,6 +26,9 @@ package enum Action: Sendable, Equatable {
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
     case commentsFailed(item: String, FeedError)
+    /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
+    /// on a first visit (nothing is new then).
+    case discussionNoted(item: String, since: Date?)
     /// A `.search` effect finished.
     case searched(query: String, [ReadingLog.Match])
     /// A `.search` effect failed, saying why in one line.

@@ -44,11 +44,12 @@ extension App {
             SavedScreen.receive(saved, in: &state)
             effects = []
         case .commentsLoaded(let key, let thread):
-            CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+            effects = CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+        case .discussionNoted(let key, let since):
+            CommentsScreen.noted(since: since, forItem: key, in: &state)
             effects = []
         case .commentsFailed(let key, let error):
-            CommentsScreen.receive(.failure(error), forItem: key, in: &state)
-            effects = []
+            effects = CommentsScreen.receive(.failure(error), forItem: key, in: &state)
         case .searched(let query, let matches):
             SearchScreen.receive(matches, failure: nil, forQuery: query, in: &state)
             effects = []

@@ -18,6 +18,12 @@ package struct FeedsScreen: Sendable, Equatable {
     package var refreshFailed = 0
     package var selection = 0
     package var scroll = 0
+    /// The widest label, measured once when the feeds are listed (not on every frame).
+    private(set) var labelWidth = 0
+    /// How many listed feeds have new items, kept as their summaries come (not counted on every frame).
+    private(set) var withNew = 0
+    /// The listed feeds' names, for a summary to find whether it counts.
+    private var names: Set<String> = []
 
     package init(entries: [FeedEntry]? = nil) { self.entries = entries }
 
@@ -41,6 +47,9 @@ package struct FeedsScreen: Sendable, Equatable {
         // The saved items come last, after every feed.
         let entries = entries + [FeedEntry.saved]
         screen.entries = entries
+        screen.names = Set(entries.map(\.name))
+        screen.labelWidth = entries.lazy.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0
+        screen.withNew = entries.lazy.filter { (screen.summaries[$0.name]?.unseen ?? 0) > 0 }.count
         screen.selection = selected.flatMap { name in entries.firstIndex { $0.name == name } } ?? 0
         screen.showSelection(size: state.size)
         state.screens.shown = .feeds(screen)
@@ -49,8 +58,19 @@ package struct FeedsScreen: Sendable, Equatable {
     /// What is known of one listed feed.
     static func receive(_ summary: FeedSummary, of name: String, in state: inout AppState) {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
-        screen.summaries[name] = summary
+        // The stack's copy goes first, so the summaries are changed in place rather than copied
+        // whole for each feed (10,000 feeds: 50 million entries copied).
+        state.screens.shown = .list
+        screen.set(summary, of: name)
         state.screens.shown = .feeds(screen)
+    }
+
+    /// Keeps `summary` for `name`, and the count of feeds with news with it.
+    private mutating func set(_ summary: FeedSummary, of name: String) {
+        let listed = names.contains(name)
+        if listed, (summaries[name]?.unseen ?? 0) > 0 { withNew -= 1 }
+        if listed, (summary.unseen ?? 0) > 0 { withNew += 1 }
+        summaries[name] = summary
     }
 
     /// A feed of a refresh came back: its counts shown, the progress line moved on, and a toast
@@ -63,7 +83,7 @@ package struct FeedsScreen: Sendable, Equatable {
             merged.unseen = known.unseen
             merged.fetchedAt = known.fetchedAt
         }
-        screen.summaries[name] = merged
+        screen.set(merged, of: name)
         screen.refreshArrived += summary.arrived ?? 0
         if summary.failure != nil { screen.refreshFailed += 1 }
         state.screens.shown = .feeds(screen)
@@ -171,7 +191,7 @@ extension FeedsScreen: StackedScreen {
             Centered(text: "listing feeds…", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
             return
         }
-        let nameWidth = min(max(8, entries.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0), max(8, area.width / 3))
+        let nameWidth = min(max(8, labelWidth), max(8, area.width / 3))
         let countWidth = 14, ageWidth = 16
         for row in 0..<rect.height {
             let index = scroll + row
@@ -204,8 +224,8 @@ extension FeedsScreen: StackedScreen {
             let about = summary?.failure.map(Sanitizer.clean) ?? entry.description
             if x < rect.maxX - 1 { buffer.write(about, x: x, y: y, maxWidth: rect.maxX - 1 - x, style: dim) }
         }
-        let withNew = entries.filter { (summaries[$0.name]?.unseen ?? 0) > 0 }.count
-        let feeds = entries.filter { $0.origin != .saved }.count
+        // The saved items' entry, last, is not a feed.
+        let feeds = entries.count - (entries.last?.origin == .saved ? 1 : 0)
         let progress = "refreshing \(refreshTotal - refreshing.count)/\(refreshTotal)…"
         let facts = [refreshing.isEmpty ? feeds == 1 ? "1 feed" : "\(feeds) feeds" : progress, withNew == 1 ? "1 with new items" : "\(withNew) with new items",
                      "R refresh · S search · ? keys"]
