@@ -23,6 +23,7 @@ struct InspectReport {
         }
         lines.append("\(feed.name): page 1, \(page.items.count) item\(page.items.count == 1 ? "" : "s"), \(source)")
         lines.append(feed.url(forPage: 1).absoluteString)
+        if let replaced = Self.replacedLine(page.replacedCharacters) { lines.append(replaced) }
         lines.append("")
         lines += listLines
         lines.append("")
@@ -86,6 +87,13 @@ struct InspectReport {
         lines.append("  end signals: " + (pagination.signals.isEmpty ? "none beside the items" : pagination.signals.joined(separator: "; ")))
         lines.append("  page 1 is " + (pagination.isLast ? "the last" : "not the last"))
         return lines
+    }
+
+    /// What the page held that was not text (a byte that is not UTF-8, half of a surrogate pair): each
+    /// read as U+FFFD, so the page's other items still show; nil when there was none.
+    static func replacedLine(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "\(count) character\(count == 1 ? "" : "s") that \(count == 1 ? "was" : "were") not text (bytes that are not UTF-8, a lone surrogate) read as U+FFFD"
     }
 
     /// The feeds.json file holding one feed that reads as this plan does.

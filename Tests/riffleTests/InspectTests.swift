@@ -84,6 +84,26 @@ struct InspectTests {
         #expect(again.stdout.contains("Items: `data.children` (the feed's `items`)"), "\(again.stdout)")
     }
 
+    @Test func charactersThatAreNotTextAreCountedAndTheItemsStillRead() async throws {
+        // Given a page with a lone surrogate (an emoji cut in two) in one title and a byte that is not UTF-8 in another
+        var body = Data(#"[{"id": 1, "title": "half an emoji \ud83d here", "url": "https://example.com/1"}, "#.utf8)
+        body += Data(#"{"id": 2, "title": "a broken "#.utf8) + Data([0xFF]) + Data(#" byte", "url": "https://example.com/2"}, "#.utf8)
+        body += Data(#"{"id": 3, "title": "a clean title", "url": "https://example.com/3"}]"#.utf8)
+        let page = body
+        let served = try Served { name in name == "broken.json" ? page : nil }
+        defer { served.cleanUp() }
+        // When it is inspected
+        let result = try await served.run(["inspect", served.template("broken.json")])
+        // Then all three items are read, and the two replaced characters are counted
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("page 1, 3 items"), "\(result.stdout)")
+        #expect(result.stdout.contains("2 characters that were not text (bytes that are not UTF-8, a lone surrogate) read as U+FFFD"),
+                "\(result.stdout)")
+        // And a clean page says nothing of it
+        let clean = try await served.run(["inspect", served.template("github-issues.json")])
+        #expect(!clean.stdout.contains("U+FFFD"), "\(clean.stdout)")
+    }
+
     @Test func oneRecordIsRefusedInOneLine() async throws {
         let served = try Served()
         defer { served.cleanUp() }

@@ -49,22 +49,21 @@ struct LinkOpenerTests {
             return nil
         }
 
-        /// Writes an executable file through a close-on-exec descriptor: a process another test
-        /// spawns meanwhile must not inherit it open for writing, or running it fails with ETXTBSY.
+        /// Writes an executable file without ever holding it open for writing in this process: the
+        /// bytes go to a plain file beside it, and `sh` copies them into place. A descriptor of ours,
+        /// even close-on-exec, is inherited for an instant by every child another test forks
+        /// meanwhile (until it execs), and running the file in that instant fails with ETXTBSY.
         static func writeExecutable(_ text: String, to path: String) throws {
             try writeExecutable(Data(text.utf8), to: path)
         }
 
         static func writeExecutable(_ data: Data, to path: String) throws {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-            guard fd >= 0 else { throw Spawn.Failure(description: "cannot create \(path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            var written = 0
-            while written < data.count {
-                let count = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-                guard count > 0 else { throw Spawn.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-                written += count
-            }
+            let source = path + ".bytes"
+            try data.write(to: URL(fileURLWithPath: source))
+            defer { unlink(source) }
+            let copied = try Spawn.runBlocking(["/bin/sh", "-c", #"cat "$1" > "$2" && chmod 755 "$2""#, "sh", source, path],
+                                               environment: [:])
+            guard copied.status == 0 else { throw Spawn.Failure(description: "cannot write \(path): \(copied.stderr)") }
         }
 
         func hasRecord(_ name: String) -> Bool { FileManager.default.fileExists(atPath: folder.appending(path: "\(name).record").path) }
