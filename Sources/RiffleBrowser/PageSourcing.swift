@@ -15,6 +15,12 @@ package protocol PageSourcing: Sendable {
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
+    /// The field mapping pages are read with.
+    var fields: FieldMapping { get }
+    /// Reads pages with `fields` from now on (the field picker's pick, once saved).
+    func readFields(with fields: FieldMapping)
+    /// How stored page `number` is read, with the evidence; nil when it is not stored.
+    func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan?
 }
 
 extension PageSourcing {
@@ -22,6 +28,9 @@ extension PageSourcing {
     package var hasComments: Bool { false }
     package func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
     package func discussionPage(for item: Item) -> URL? { nil }
+    package var fields: FieldMapping { FieldMapping() }
+    package func readFields(with fields: FieldMapping) {}
+    package func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? { nil }
 }
 
 extension PageLoader: PageSourcing {}
@@ -34,6 +43,28 @@ package protocol FeedShelving: Sendable {
     func summary(of entry: FeedEntry) async -> FeedSummary
     /// Opens the feed called `name` (with its argument, `reddit:swift`, or a URL template).
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed
+    /// Saves `pick` in the feeds file for `feed`, opened as `name` (a feed of the file, a preset, a
+    /// URL: then made a feed of the file), and returns the mapping the feed is now read with.
+    func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields
+}
+
+extension FeedShelving {
+    package func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields {
+        throw OpenFailure("there is no feeds file to save the pick in")
+    }
+}
+
+/// A field pick saved in the feeds file.
+package struct PinnedFields: Sendable, Equatable {
+    /// The mapping the feed is read with now.
+    package var fields: FieldMapping
+    /// What the toast says: what was picked and where it was saved.
+    package var message: String
+
+    package init(fields: FieldMapping, message: String) {
+        self.fields = fields
+        self.message = message
+    }
 }
 
 /// A feed the browser opened.
@@ -44,11 +75,14 @@ package struct OpenedFeed: Sendable {
     package var title: String
     /// Where the reading log files its items; nil to keep no log of it.
     package var reference: ReadingLog.FeedRef?
+    /// The feed as it was opened (its URL, its paging), for saving a field pick; nil when not known.
+    package var feed: Feed?
 
-    package init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?) {
+    package init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?, feed: Feed? = nil) {
         self.pages = pages
         self.title = title
         self.reference = reference
+        self.feed = feed
     }
 }
 

@@ -54,6 +54,15 @@ extension App {
         case .feedSummarized(let name, let summary):
             FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
+        case .fieldsPlanned(let page, let plan, let subtitle):
+            receiveFieldPlan(plan, subtitle: subtitle, failure: nil, page: page, in: &state)
+            effects = []
+        case .fieldsPlanFailed(let page, let reason):
+            receiveFieldPlan(nil, subtitle: [], failure: reason, page: page, in: &state)
+            effects = []
+        case .fieldsPinned(let message, let pages):
+            receivePinnedFields(message, pages: pages, in: &state)
+            effects = []
         case .feedOpened(let title, let hasComments):
             effects = openedFeed(&state, title: title, hasComments: hasComments)
         }

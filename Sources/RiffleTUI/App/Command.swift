@@ -18,6 +18,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case reload
     case reloadAll = "reload-all"
     case watch
+    /// `e`: on the list, the field picker; in the feed list, rename a feed.
+    case edit
     case feeds
     case log
     case help
@@ -54,6 +56,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .reload: "reload page / retry a failure"
         case .reloadAll: "reload every page"
         case .watch: "watch page 1 for new items"
+        case .edit: "pick fields (F: rename)"
         case .feeds: "feed list"
         case .log: "message log"
         case .help: "this help"

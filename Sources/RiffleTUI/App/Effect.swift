@@ -24,6 +24,12 @@ package enum Effect: Sendable, Equatable {
     case search(String)
     /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.
     case listFeeds
+    /// Work out how page `page` is read, with the evidence (the field picker); answer with
+    /// `.fieldsPlanned` or `.fieldsPlanFailed`.
+    case planFields(page: Int)
+    /// Read a part of every item from the path picked (or automatically again), save that in
+    /// feeds.json, and read the loaded pages again; answer with `.fieldsPinned` or a `.notice`.
+    case pinField(FieldPick)
     /// Open a feed by name (`hn`, `reddit:swift`, a URL); answer with `.feedOpened` or a `.notice`.
     case openFeed(String)
 }
