@@ -67,8 +67,8 @@ enum Usage {
     XDG_CONFIG_HOME.
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
-    c comments, y copy the link, m seen, S search, F feeds, w watch, r reload (bypass the
-    cache), R reload all, ? every key, q quit.
+    c comments, y copy the link, m seen, S search, F feeds, w watch, e pick the fields (saved
+    in feeds.json), r reload (bypass the cache), R reload all, ? every key, q quit.
     Exit status: 0 done, 1 some pages failed, 2 bad command line.
     """
 }

@@ -238,10 +238,10 @@ extension FieldsScreen: StackedScreen {
         var rows: [Int] = []
         let dim = Style(.dim, dim: true)
         if let failure {
-            lines.append(StyledLine("the page's plan could not be worked out: \(failure)", Style(.placeholder)))
+            lines.append(StyledLine(" the page's plan could not be worked out: \(failure)", Style(.placeholder)))
             lines.append(StyledLine(""))
         } else if plan == nil {
-            lines.append(StyledLine("reading the page…", Style(.placeholder, dim: true)))
+            lines.append(StyledLine(" reading the page…", Style(.placeholder, dim: true)))
             lines.append(StyledLine(""))
         }
         guard let part = choosing else {
@@ -310,8 +310,10 @@ extension FieldsScreen: StackedScreen {
                 lines[index].render(into: &buffer, x: list.x, y: y, maxX: list.maxX - 1)
             }
         }
-        let facts = [choosing.map { "\($0.rawValue): choose a path" } ?? "title, link, subtitle, time, author",
+        let on = choosing.map { part in selection == 0 ? "automatic" : paths(for: part)[safe: selection - 1]?.description ?? "" }
+        let facts = [choosing.map { "\($0.rawValue) ← \(on ?? "")" } ?? "title, link, subtitle, time, author",
                      "page \(page)", plan.map { "judged on \($0.sampled) items" } ?? "", "saved to feeds.json"].filter { !$0.isEmpty }
         StatusBar(facts: facts, dropOrder: [3, 2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 }
+
