@@ -11,7 +11,7 @@ import RiffleKit
 /// of the file take the last one. A member added goes after its object's last member, laid out as
 /// that object's members are (on lines of their own with the same indent, or on one line).
 ///
-/// ```swift
+/// ```
 /// var editor = try JSONTextEditor(Data("{\n  \"feeds\": {}\n}\n".utf8))
 /// try editor.set(["feeds", "rust"], to: "reddit:rust")
 /// // {\n  "feeds": {\n    "rust": "reddit:rust"\n  }\n}\n
