@@ -23,8 +23,9 @@ package struct BrowserLoop<Terminal: TerminalBackend> {
 
     /// What the browser does beyond its pages, each optional: tests and scripts leave them out.
     package struct Services {
-        /// Opens a link (`o`, `C`); returns why it could not, or nil.
-        package var open: (URL) -> String?
+        /// Opens a link (`o`, `C`); returns what the toast says: where it was opened ("opened in
+        /// firefox"), or why it could not be.
+        package var open: (URL) -> String
         /// Puts text on the clipboard (`y`, `Y`); returns why it could not, or nil.
         package var copy: (String) -> String?
         /// Seen state and search; opened after the first frame.
@@ -34,7 +35,7 @@ package struct BrowserLoop<Terminal: TerminalBackend> {
         /// Messages from elsewhere (a retry about to happen) to show as toasts.
         package var notices: Notices
 
-        package init(open: @escaping (URL) -> String? = { _ in "no program to open links with" },
+        package init(open: @escaping (URL) -> String = { _ in "no program to open links with" },
                     copy: @escaping (String) -> String? = { _ in "no clipboard" },
                     log: ReadingLog? = nil, shelf: (any FeedShelving)? = nil, notices: Notices = Notices()) {
             self.open = open
@@ -68,10 +69,10 @@ package struct BrowserLoop<Terminal: TerminalBackend> {
     /// - Parameters:
     ///   - title: the feed's name, shown in the header.
     ///   - now: the clock ticks read.
-    ///   - open: opens a link (`o`); returns why it could not, or nil.
+    ///   - open: opens a link (`o`); returns what the toast says (where it opened, or why it could not).
     ///   - notices: messages from elsewhere (a retry about to happen) to show as toasts.
     package init(terminal: Terminal, pages: some PageSourcing, title: String, now: @escaping () -> Date = Date.init,
-                open: @escaping (URL) -> String? = { _ in "no program to open links with" }, notices: Notices = Notices()) {
+                open: @escaping (URL) -> String = { _ in "no program to open links with" }, notices: Notices = Notices()) {
         self.init(terminal: terminal, start: .feed(OpenedFeed(pages: pages, title: title, reference: nil)),
                   services: Services(open: open, notices: notices), now: now)
     }
@@ -176,7 +177,7 @@ extension BrowserLoop {
                 }
                 if policy == .reloadIgnoringCache { reloads = task }
             case .open(let url):
-                if let failure = loop.services.open(url) { mailbox.post(.notice(failure)) }
+                return update(.notice(loop.services.open(url)))
             case .quit:
                 state.shouldQuit = true
             case .record(let items):
@@ -201,7 +202,7 @@ extension BrowserLoop {
                 }
             case .openDiscussion(let item):
                 guard let url = feed?.pages.discussionPage(for: item) else { return update(.notice("no discussion page for this item")) }
-                if let failure = loop.services.open(url) { mailbox.post(.notice(failure)) }
+                return update(.notice(loop.services.open(url)))
             case .copy(let text, let what):
                 return update(.notice(loop.services.copy(text) ?? "copied \(what): \(Self.preview(text))"))
             case .search(let query):

@@ -27,8 +27,13 @@ enum BrowseCommand {
         // has feeds, else the demo.
         var feed: Feed?
         var feedName = arguments.positionals.first ?? config.feed
-        if let name = feedName {
+        if let name = arguments.positionals.first {
             feed = try FeedResolver.resolve(name, firstPage: firstPage, forNetwork: true)
+        } else if let name = config.feed {
+            // A feed config.json names is config.json's mistake when it is wrong: the message says where to fix it.
+            do { feed = try FeedResolver.resolve(name, firstPage: firstPage, forNetwork: true) } catch {
+                throw .init("\(ConfigFile.location(environment: environment).path): field 'feed': \(error.description)")
+            }
         } else if try !FeedResolver.Catalogs.load(environment: environment).user.definitions.isEmpty {
             feedName = nil
         } else {
@@ -67,8 +72,17 @@ enum BrowseCommand {
         // is suspended while it runs.
         var linkEnvironment = environment
         if let browser = config.browser { linkEnvironment["BROWSER"] = browser }
-        let open = { (url: URL) in
-            LinkOpener.open(url, environment: linkEnvironment, suspend: { body in screen.suspended(body) })?.description
+        // Every open says where it went; a detached browser that fails later (no display) says so in
+        // a toast too, with the first line it wrote to standard error.
+        let open = { (url: URL) -> String in
+            let outcome = LinkOpener.open(url, environment: linkEnvironment, suspend: { body in screen.suspended(body) },
+                                          exited: { failure in notices.post(failure.description) })
+            switch outcome {
+            case .success(let browser): return "opened in \(browser)"
+            case .failure(.noOpener(let tried)) where config.browser != nil:
+                return "\(ConfigFile.location(environment: environment).path): field 'browser': none of \(tried.joined(separator: ", ")) was found"
+            case .failure(let failure): return failure.description
+            }
         }
         // OSC 52: the terminal's clipboard, over ssh too; one path whatever the terminal.
         let copy = { (text: String) in screen.setClipboard(text) ? nil : "the terminal did not take the copy" }

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleTUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,14 +16,17 @@ import Glibc
 ///
 /// A terminal browser (w3m, lynx, elinks, links, browsh...) needs the terminal: it runs in the
 /// foreground inside `suspend`, which the browse loop provides to hand the terminal over and take it
-/// back. Any other program is started detached (its own process group, no terminal streams) and left
-/// running.
+/// back. Any other program is started detached (its own process group, no terminal for its input and
+/// output) and left running; its standard error is read, and when it exits with a status other than 0
+/// (a graphical browser without a display) `exited` hears of it with the first line it wrote there.
 enum LinkOpener {
     enum Failure: Error, Equatable, CustomStringConvertible {
         case notWeb(String)
         case noOpener(tried: [String])
         case failed(program: String, reason: String)
-        case exited(program: String, status: Int32)
+        /// The browser exited with `status`; `message` is the first line it wrote to standard error
+        /// (sanitised, cut), when it wrote one and riffle was reading it.
+        case exited(program: String, status: Int32, message: String? = nil)
 
         var description: String {
             switch self {
@@ -31,7 +35,8 @@ enum LinkOpener {
                 tried.isEmpty ? "no browser to open links: set $BROWSER or install xdg-utils"
                     : "no browser to open links: none of \(tried.joined(separator: ", ")) was found (set $BROWSER)"
             case .failed(let program, let reason): "could not start \(program): \(reason)"
-            case .exited(let program, let status): "\(program) exited with status \(status)"
+            case .exited(let program, let status, let message):
+                "\(program) exited with status \(status)" + (message.map { ": \($0)" } ?? "")
             }
         }
     }
@@ -48,25 +53,31 @@ enum LinkOpener {
         "w3m", "lynx", "elinks", "links", "links2", "browsh", "carbonyl", "cha", "edbrowse", "netrik", "retawq", "www-browser",
     ]
 
-    /// Opens `url`; nil when the browser started (for a terminal browser: ran and exited with 0).
-    /// - Parameter suspend: runs its argument with the terminal handed over (the browse loop's screen
-    ///   suspended and restored around it); called only for a terminal browser.
+    /// Opens `url`: the name of the browser it was handed to (for a terminal browser: that ran and
+    /// exited with 0), or why not.
+    /// - Parameters:
+    ///   - suspend: runs its argument with the terminal handed over (the browse loop's screen
+    ///     suspended and restored around it); called only for a terminal browser.
+    ///   - exited: told, from another thread, when a detached browser exits with a status other than
+    ///     0 (`Failure.exited` with its first line of standard error); never for one that succeeds.
     @discardableResult
     static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-                     suspend: (() -> Void) -> Void) -> Failure? {
+                     suspend: (() -> Void) -> Void,
+                     exited: @escaping @Sendable (Failure) -> Void = { _ in }) -> Result<String, Failure> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            return .notWeb(url.absoluteString)
+            return .failure(.notWeb(url.absoluteString))
         }
         let commands = commandLines(browser: environment["BROWSER"], url: url.absoluteString)
         guard let command = resolve(commands, path: environment["PATH"]) else {
-            return .noOpener(tried: commands.compactMap(\.first))
+            return .failure(.noOpener(tried: commands.compactMap(\.first)))
         }
+        let name = URL(fileURLWithPath: command.program).lastPathComponent
         guard command.inTerminal else {
-            return start(command, environment: environment, inTerminal: false).failure
+            return start(command, environment: environment, inTerminal: false, exited: exited).failure.map { .failure($0) } ?? .success(name)
         }
         var outcome: Failure?
         suspend { outcome = start(command, environment: environment, inTerminal: true).failure }
-        return outcome
+        return outcome.map { .failure($0) } ?? .success(name)
     }
 
     /// The command lines `$BROWSER` lists for `url` (made inert: `InertLink`), then `xdg-open URL`.
@@ -167,16 +178,31 @@ enum LinkOpener {
     }
 
     /// Starts `command`. In the terminal: with the terminal as its standard streams, waited for.
-    /// Otherwise: with /dev/null for them, in a process group of its own (a Ctrl-C meant for the
-    /// terminal never reaches it), and a thread of its own reaps it whenever it exits.
-    static func start(_ command: Command, environment: [String: String], inTerminal: Bool) -> (pid: pid_t?, failure: Failure?) {
+    /// Otherwise: with /dev/null for its input and output and a pipe for its errors, in a process group
+    /// of its own (a Ctrl-C meant for the terminal never reaches it), and a thread of its own reaps it
+    /// whenever it exits (`ExitWatch`), telling `exited` when that was a failure.
+    static func start(_ command: Command, environment: [String: String], inTerminal: Bool,
+                      exited: @escaping @Sendable (Failure) -> Void = { _ in }) -> (pid: pid_t?, failure: Failure?) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The errors pipe: both ends close-on-exec, so no other program riffle starts inherits them
+        // (the write end is dup'ed onto the browser's descriptor 2, which exec keeps).
+        var errors: [Int32] = [-1, -1]
         if !inTerminal {
+            if pipe(&errors) == 0 {
+                _ = fcntl(errors[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(errors[1], F_SETFD, FD_CLOEXEC)
+            } else {
+                errors = [-1, -1]
+            }
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            if errors[1] >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
         }
         // The browser starts with no signal blocked and every signal at its default (riffle ignores
         // SIGPIPE and catches others; an ignored signal would stay ignored across exec).
@@ -203,18 +229,36 @@ enum LinkOpener {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, command.program, &actions, &attributes, argv, envp)
+        if errors[1] >= 0 { close(errors[1]) }
         let name = URL(fileURLWithPath: command.program).lastPathComponent
-        guard spawned == 0 else { return (nil, .failed(program: name, reason: String(cString: strerror(spawned)))) }
+        guard spawned == 0 else {
+            if errors[0] >= 0 { close(errors[0]) }
+            return (nil, .failed(program: name, reason: String(cString: strerror(spawned))))
+        }
         guard inTerminal else {
-            let child = pid
-            Thread { var status: Int32 = 0; while waitpid(child, &status, 0) == -1 && errno == EINTR {} }.start()
+            ExitWatch(pid: pid, errors: errors[0], program: name, exited: exited).start()
             return (pid, nil)
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, which Swift cannot import as macros.
-        let exited = status & 0x7F == 0
-        let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let code = exitCode(status)
         return (pid, code == 0 ? nil : .exited(program: name, status: code))
+    }
+
+    /// The exit status the shell would report: WIFEXITED / WEXITSTATUS, which Swift cannot import as
+    /// macros, else 128 + the signal.
+    static func exitCode(_ status: Int32) -> Int32 {
+        status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// The first line of what a program wrote to standard error, as a toast may show it: control
+    /// characters made visible (`Sanitizer`), blanks trimmed, at most 200 characters; nil when empty.
+    static func firstLine(of bytes: [UInt8]) -> String? {
+        let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            .lazy.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+            .first { !$0.isEmpty }
+        guard let line else { return nil }
+        let clean = Sanitizer.clean(line)
+        return clean.count > 200 ? String(clean.prefix(199)) + "…" : clean
     }
 }

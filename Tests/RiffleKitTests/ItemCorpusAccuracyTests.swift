@@ -4,8 +4,8 @@ import Testing
 
 /// How often zero-config reading agrees with a person on responses it was not written from (the corpus
 /// of Fixtures/corpus, see its README): per field, right/total, and whether answers about one thing are
-/// refused. The tune half has a floor; the held-out half is only read when `RIFFLE_CORPUS_HELDOUT=1`
-/// (once the tuning is frozen), so nobody tuning sees it.
+/// refused. Both halves have a floor; the held-out half's is what it scored when it was first read,
+/// after the tuning was frozen.
 @Suite("Zero-config reading on a corpus it was not written from")
 struct ItemCorpusAccuracyTests {
     /// Right answers per field over one half.
@@ -122,13 +122,19 @@ struct ItemCorpusAccuracyTests {
         #expect(score.refused.right == score.refused.total, "\(score)")
     }
 
-    /// The held-out half, read only once the tuning is frozen (`RIFFLE_CORPUS_HELDOUT=1`): its figures
-    /// are reported, not asserted.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["RIFFLE_CORPUS_HELDOUT"] == "1"))
-    func theHeldOutHalf() throws {
+    /// The held-out half, which the evidence was not tuned on: first read once the tuning was frozen,
+    /// and held to those figures (README's table) so a change that loses ground on APIs it was not
+    /// written for fails. Its misses are not tuned away: they say what a new API can expect.
+    @Test func theHeldOutHalf() throws {
         let score = try Self.score(.heldout)
         print("corpus heldout: \(score)")
         if ProcessInfo.processInfo.environment["RIFFLE_CORPUS_VERBOSE"] == "1" { score.misses.forEach { print("  \($0)") } }
+        #expect(score.headline.right >= 33 && score.headline.total == 38, "\(score)")
+        #expect(score.link.right >= 31, "\(score)")
+        #expect(score.author.right >= 32, "\(score)")
+        #expect(score.time.right >= 32, "\(score)")
+        #expect(score.list.right >= 36, "\(score)")
+        #expect(score.refused.right >= 2 && score.refused.total == 3, "\(score)")
     }
 
     @Test(arguments: [

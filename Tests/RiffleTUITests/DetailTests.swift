@@ -128,7 +128,7 @@ struct OpenLinkTests {
         var state = Fixture.state()
         #expect(state.press("o") == [])
         #expect(state.toasts.map(\.message) == ["no link"])
-        #expect(App.view(state).trimmedLines[6] == " no link")
+        #expect(App.view(state).trimmedLines[6] == " p1 item 6                      no link")
     }
 }
 

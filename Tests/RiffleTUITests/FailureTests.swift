@@ -23,7 +23,7 @@ struct FailureTests {
         // Then the list says why, wrapped, and how to retry: not "no items"
         let text = App.view(state).trimmedLines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(text == ["demo                            ? help", "page 1: could not connect to", "127.0.0.1:1 (connection refused)",
-                         "r to retry", "demo · 0 items · page 1"])
+                         "r to retry", "demo · page 1 failed"])
         // When r is pressed, page 1 is asked for again and the list says it is loading
         #expect(state.press("r") == [.load(page: 1, policy: .returnCacheElseLoad)])
         #expect(state.feed.paging.failure == nil)

@@ -38,6 +38,22 @@ struct ScreenTests {
         }
     }
 
+    /// An Ask HN or a self post has no link of its own: `o` opens its discussion page, on every screen
+    /// that shows it, and opening it is seeing it. A feed that names no comments still says "no link".
+    @Test func oOnAStoryWithoutALinkOpensItsDiscussion() {
+        let ask = Fixture.item("Ask HN: what do you read?", fields: ["id": .number("2")])
+        var state = Fixture.state(showing: Fixture.page(1, items: [ask]), size: Size(width: 50, height: 10))
+        var plain = state
+        state.feed.commentsAvailable = true
+        state.send(.seenLoaded([]))
+        var item = state
+        #expect(state.press("o") == [.openDiscussion(ask), .mark([ask], seen: true)])
+        #expect(state.toasts.isEmpty)
+        item.press(.enter)
+        #expect(item.press("o") == [.openDiscussion(ask)])
+        #expect(plain.press("o") == [] && plain.toasts.map(\.message) == ["no link"])
+    }
+
     @Test func mMarksTheItemOnTheScreenItIsShownOn() {
         // Given the story opened (Enter is seeing it)
         var state = Self.listState()
@@ -126,7 +142,7 @@ struct ScreenTests {
             var state = state
             state.send(.notice("something happened"))
             let lines = App.view(state).trimmedLines
-            #expect(lines[8] == " something happened", "the toast on the \(name)")
+            #expect(lines[8].hasSuffix("   something happened") && App.view(state)[49, 8].style.role == .toast, "the toast on the \(name)")
         }
     }
 

@@ -104,4 +104,19 @@ struct ConfigFileTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("config.json: field 'theme': must be one of"), "\(result.stderr)")
     }
+
+    /// A feed config.json names that does not exist is config.json's mistake, and the message says so;
+    /// the same name typed on the command line is not.
+    @Test func anUnknownFeedInConfigNamesTheFile() throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appending(path: "riffle"), withIntermediateDirectories: true)
+        let file = home.appending(path: "riffle/config.json")
+        try Data(#"{"feed": "hackernews"}"#.utf8).write(to: file)
+        let result = try RiffleBinary.run(["--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(file.path): field 'feed': unknown feed 'hackernews'; presets: hn"), "\(result.stderr)")
+        let typed = try RiffleBinary.run(["hackernews", "--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(typed.status == 2 && typed.stderr.contains("unknown feed 'hackernews'") && !typed.stderr.contains("config.json"), "\(typed.stderr)")
+    }
 }

@@ -4,8 +4,7 @@ import RiffleKit
 import Testing
 
 /// `riffle dump --fields title,link` prints what the browser lists and what `y` copies, for every saved
-/// response of a real API: the 27 of RiffleKitTests' fixtures and the corpus' tune half (the held-out half
-/// too with `RIFFLE_CORPUS_HELDOUT=1`, once the tuning is frozen). Each is served on 127.0.0.1 and read
+/// response of a real API: the 27 of RiffleKitTests' fixtures and both halves of the corpus. Each is served on 127.0.0.1 and read
 /// twice: by the binary, and by `PageLoader` as the browser reads it.
 @Suite("dump says what the browser shows")
 struct DumpCorpusTests {
@@ -15,8 +14,7 @@ struct DumpCorpusTests {
     /// Every response to read: the fixtures' JSON files and each corpus half's files, by path from `fixtures`.
     static func responses() throws -> [String] {
         let top = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter { $0.hasSuffix(".json") }.sorted()
-        var halves = ["tune"]
-        if ProcessInfo.processInfo.environment["RIFFLE_CORPUS_HELDOUT"] == "1" { halves.append("heldout") }
+        let halves = ["tune", "heldout"]
         var corpus: [String] = []
         for half in halves {
             let data = try Data(contentsOf: fixtures.appending(path: "corpus/\(half)/expectations.json"))

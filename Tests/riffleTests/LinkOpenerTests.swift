@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import riffle
 import RiffleKit
@@ -95,11 +96,11 @@ struct LinkOpenerTests {
         defer { browsers.cleanUp() }
         try browsers.make("firefox")
         var suspended = 0
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "firefox --new-tab")) { body in
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "firefox --new-tab")) { body in
             suspended += 1
             body()
         }
-        #expect(failure == nil)
+        #expect(outcome == .success("firefox"))
         #expect(browsers.record("firefox") == ["--new-tab", Self.link, "NO-TERMINAL"])
         #expect(suspended == 0, "a graphical browser leaves the screen alone")
     }
@@ -109,8 +110,8 @@ struct LinkOpenerTests {
         defer { browsers.cleanUp() }
         try browsers.make("open")
         try browsers.make("chromium")
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "no-such-browser:open -a %s:chromium")) { $0() }
-        #expect(failure == nil)
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "no-such-browser:open -a %s:chromium")) { $0() }
+        #expect(outcome == .success("open"))
         #expect(browsers.record("open") == ["-a", Self.link, "NO-TERMINAL"])
         usleep(100_000)
         #expect(!browsers.hasRecord("chromium"))
@@ -120,8 +121,8 @@ struct LinkOpenerTests {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }
         let script = try browsers.make("my browser")
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: ["PATH": "", "BROWSER": "'\(script.path)' %s"]) { $0() }
-        #expect(failure == nil)
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: ["PATH": "", "BROWSER": "'\(script.path)' %s"]) { $0() }
+        #expect(outcome == .success("my browser"))
         #expect(browsers.record("my browser") == [Self.link, "NO-TERMINAL"])
     }
 
@@ -129,7 +130,7 @@ struct LinkOpenerTests {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }
         try browsers.make("xdg-open")
-        #expect(LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: nil)) { $0() } == nil)
+        #expect(LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: nil)) { $0() } == .success("xdg-open"))
         #expect(browsers.record("xdg-open") == [Self.link, "NO-TERMINAL"])
     }
 
@@ -138,12 +139,12 @@ struct LinkOpenerTests {
         defer { browsers.cleanUp() }
         try browsers.make("w3m")
         var events: [String] = []
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "w3m")) { body in
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "w3m")) { body in
             events.append("suspend")
             body()
             events.append(browsers.hasRecord("w3m") ? "resume after w3m ran" : "resume before w3m ran")
         }
-        #expect(failure == nil)
+        #expect(outcome == .success("w3m"))
         #expect(events == ["suspend", "resume after w3m ran"])
         #expect(browsers.record("w3m")?.first == Self.link)
     }
@@ -152,9 +153,55 @@ struct LinkOpenerTests {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }
         try browsers.make("lynx", status: 3)
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "lynx -accept_all_cookies")) { $0() }
-        #expect(failure == .exited(program: "lynx", status: 3))
-        #expect(failure?.description == "lynx exited with status 3")
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "lynx -accept_all_cookies")) { $0() }
+        #expect(outcome == .failure(.exited(program: "lynx", status: 3)))
+        #expect(outcome.failureText == "lynx exited with status 3")
+    }
+
+    /// A graphical browser started without a display: it fails after riffle has handed it the link,
+    /// and what it said on standard error is what the reader needs to know.
+    @Test func aDetachedBrowserThatFailsReportsItsFirstLineOfErrors() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try Browsers.writeExecutable("""
+        #!/bin/sh
+        printf '\\n  Error: no DISPLAY environment variable specified\\033[2J\\n' >&2
+        printf 'second line\\n' >&2
+        exit 1
+
+        """, to: browsers.folder.appending(path: "firefox").path)
+        let reports = Reports()
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "firefox")) { $0() }
+            exited: { reports.add($0) }
+        #expect(outcome == .success("firefox"), "handed over: the failure comes later")
+        #expect(reports.waitForOne())
+        #expect(reports.all == [.exited(program: "firefox", status: 1, message: "Error: no DISPLAY environment variable specified␛[2J")])
+        #expect(reports.all.first?.description == "firefox exited with status 1: Error: no DISPLAY environment variable specified␛[2J")
+    }
+
+    /// A browser that fails silently still says its status; one that succeeds is never reported,
+    /// whatever it wrote to standard error (firefox's warnings).
+    @Test func aSilentFailureSaysItsStatusAndSuccessIsQuiet() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        try Browsers.writeExecutable("#!/bin/sh\nexit 7\n", to: browsers.folder.appending(path: "chromium").path)
+        try Browsers.writeExecutable("#!/bin/sh\necho 'Gtk-WARNING: cannot open theme' >&2\nexit 0\n",
+                                     to: browsers.folder.appending(path: "quiet").path)
+        let reports = Reports()
+        #expect(LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "quiet")) { $0() }
+            exited: { reports.add($0) } == .success("quiet"))
+        #expect(LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "chromium")) { $0() }
+            exited: { reports.add($0) } == .success("chromium"))
+        // The watches run on threads of their own; the quiet one's browser exited before the other was
+        // started, so by the time the other's report is in, it has long decided (to keep quiet).
+        #expect(reports.waitForOne())
+        #expect(reports.all.map(\.description) == ["chromium exited with status 7"])
+    }
+
+    @Test func theFirstLineIsTheFirstWithText() {
+        #expect(LinkOpener.firstLine(of: Array("\n \t\nfirst\r\nsecond".utf8)) == "first")
+        #expect(LinkOpener.firstLine(of: Array(" \n\n".utf8)) == nil)
+        #expect(LinkOpener.firstLine(of: Array(String(repeating: "x", count: 500).utf8))?.count == 200)
     }
 
     @Test func debiansWwwBrowserLinkToATerminalBrowserCountsAsOne() throws {
@@ -169,8 +216,8 @@ struct LinkOpenerTests {
     @Test func nothingToRunIsOneLineNamingWhatWasTried() throws {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }
-        let failure = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "nope --x:nada")) { $0() }
-        #expect(failure?.description == "no browser to open links: none of nope, nada, xdg-open was found (set $BROWSER)")
+        let outcome = LinkOpener.open(URL(string: Self.link)!, environment: browsers.environment(browser: "nope --x:nada")) { $0() }
+        #expect(outcome.failureText == "no browser to open links: none of nope, nada, xdg-open was found (set $BROWSER)")
     }
 
     @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "-oProxyCommand=x", "ftp://example.com/x"])
@@ -179,8 +226,8 @@ struct LinkOpenerTests {
         defer { browsers.cleanUp() }
         try browsers.make("xdg-open")
         let url = try #require(URL(string: link))
-        let failure = LinkOpener.open(url, environment: browsers.environment(browser: nil)) { $0() }
-        #expect(failure == .notWeb(link))
+        let outcome = LinkOpener.open(url, environment: browsers.environment(browser: nil)) { $0() }
+        #expect(outcome == .failure(.notWeb(link)))
         usleep(100_000)
         #expect(!browsers.hasRecord("xdg-open"))
     }
@@ -229,5 +276,26 @@ struct LinkOpenerTests {
             #expect(record.first == (line.contains("'%s'") || line.contains(#""%s""#) ? inert : String(inert.prefix { $0 != "&" })))
             try FileManager.default.removeItem(at: browsers.folder.appending(path: "browser.record"))
         }
+    }
+}
+
+/// What the exit watches reported, from their threads.
+final class Reports: Sendable {
+    private let reports = Mutex<[LinkOpener.Failure]>([])
+    func add(_ failure: LinkOpener.Failure) { reports.withLock { $0.append(failure) } }
+    var all: [LinkOpener.Failure] { reports.withLock { $0 } }
+
+    /// Waits up to 30 s for a report; whether one came.
+    func waitForOne() -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while all.isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
+        return !all.isEmpty
+    }
+}
+
+extension Result where Failure == LinkOpener.Failure {
+    /// The failure's one line, nil on success.
+    var failureText: String? {
+        if case .failure(let failure) = self { failure.description } else { nil }
     }
 }

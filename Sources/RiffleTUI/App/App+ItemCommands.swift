@@ -16,11 +16,16 @@ extension App {
             state.screens.push(.item(ItemScreen(item: item, isInOpenFeed: selection.isInOpenFeed)))
             return seeing(item, selection, &state)
         case .openLink:
-            guard let item, let text = item.url, let url = URL(string: InertLink.encode(text)) else {
+            guard let item else { return [] }
+            if let text = item.url, let url = URL(string: InertLink.encode(text)) {
+                return [.open(url)] + seeing(item, selection, &state)
+            }
+            // A story without a link of its own (Ask HN, a self post) is its discussion.
+            guard selection.isInOpenFeed, state.feed.commentsAvailable else {
                 raise(&state, "no link")
                 return []
             }
-            return [.open(url)] + seeing(item, selection, &state)
+            return [.openDiscussion(item)] + seeing(item, selection, &state)
         case .comments:
             guard let item, selection.isInOpenFeed else { return [] }
             guard state.feed.commentsAvailable else {

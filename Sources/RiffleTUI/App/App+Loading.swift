@@ -2,7 +2,7 @@ import Foundation
 import RiffleKit
 
 extension App {
-    /// What the browser says at the end of a feed.
+    /// What the list's last line says at the end of a feed (unless the loader gave a reason).
     static let endOfFeed = "end of feed"
 
     /// Asks for the page after the last loaded one, unless one is in flight or the feed has ended.
@@ -60,10 +60,9 @@ extension App {
             return []
         }
         guard !state.feed.paging.endOfFeed else {
-            state.feed.paging.pendingJump = nil
-            // Said once: pressing `n` again while it shows stacks no copies.
-            let end = state.feed.paging.endReason ?? Self.endOfFeed
-            if !state.toasts.contains(where: { $0.message == end }) { raise(&state, end) }
+            // The end is said in one place, the list's last line: `n` brings it into view (on the last
+            // item) rather than raising a toast that would say it a second time over it.
+            select(&state, state.list.rows.count - 1)
             return []
         }
         state.feed.paging.pendingJump = max(target, state.list.pages.nextNumber)
@@ -106,7 +105,6 @@ extension App {
         guard !page.items.isEmpty else {
             state.feed.paging.endOfFeed = true
             state.feed.paging.endReason = page.endReason
-            if let reason = page.endReason { raise(&state, reason) }
             state.feed.paging.pendingJump = nil
             keepSelectionVisible(&state)
             return []
@@ -178,7 +176,7 @@ extension App {
     static func tallyReload(_ state: inout AppState, page: Int, purpose: PageLoad.Purpose, arrived: Int) {
         switch purpose {
         case .watch:
-            if arrived > 0 { raise(&state, arrived == 1 ? "1 new item" : "\(arrived) new items") }
+            if arrived > 0 { raise(&state, arrived == 1 ? "1 new item" : "\(arrived) new items", topic: .arrivals) }
         case .reload:
             guard var tally = state.feed.paging.reloads, tally.pending.remove(page) != nil else { return }
             tally.arrived += arrived
@@ -195,7 +193,7 @@ extension App {
         guard let tally = state.feed.paging.reloads, tally.pending.isEmpty else { return }
         state.feed.paging.reloads = nil
         guard tally.answered else { return }
-        raise(&state, tally.arrived == 0 ? "no new items" : tally.arrived == 1 ? "1 new item" : "\(tally.arrived) new items")
+        raise(&state, tally.arrived == 0 ? "no new items" : tally.arrived == 1 ? "1 new item" : "\(tally.arrived) new items", topic: .arrivals)
     }
 
     /// A load failed: a toast says so, and the list stays as it was. When it was the next page (or the

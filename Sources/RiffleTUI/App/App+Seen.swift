@@ -41,7 +41,7 @@ extension App {
     static func markAllSeen(_ state: inout AppState) -> [Effect] {
         let index = state.list.index
         let effects = markSeen(&state, index.listed.map { index.items[$0] })
-        raise(&state, effects.isEmpty ? "everything loaded was already seen" : "marked everything loaded seen")
+        raise(&state, effects.isEmpty ? "everything loaded was already seen" : "marked everything loaded seen", topic: .marks)
         return effects
     }
 }

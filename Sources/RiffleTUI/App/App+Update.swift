@@ -77,14 +77,24 @@ extension App {
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
         if !state.feed.paging.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
-        for i in state.toasts.indices where state.toasts[i].createdAt == nil {
+        // The toasts raised since the last tick are the last ones.
+        for i in state.toasts.indices.reversed() {
+            guard state.toasts[i].createdAt == nil else { break }
             state.toasts[i].createdAt = date
         }
     }
 
-    /// Adds a message to the toasts (and so to the log).
-    static func raise(_ state: inout AppState, _ message: String) {
-        state.toasts.append(Toast(message: message))
+    /// Adds a message to the toasts (and so to the log). A toast still on screen with the same message,
+    /// or on the same `topic`, gives way to it: pressing a key twice shows its answer once.
+    static func raise(_ state: inout AppState, _ message: String, topic: Toast.Topic? = nil) {
+        for i in state.toasts.indices.reversed() where !state.toasts[i].isReplaced {
+            // Clocks start in order: the toasts before one that expired have expired too.
+            guard state.toasts[i].isVisible(at: state.now) else { break }
+            if state.toasts[i].message == message || (topic != nil && state.toasts[i].topic == topic) {
+                state.toasts[i].isReplaced = true
+            }
+        }
+        state.toasts.append(Toast(message: message, topic: topic))
     }
 
     /// A feed was opened from the feed list: what was shown of the last one goes, its pages load, and

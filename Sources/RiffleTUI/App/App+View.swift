@@ -21,9 +21,9 @@ extension App {
         return buffer
     }
 
-    /// The toasts, drawn once for every screen: at the bottom of the body, or at its top when they
-    /// would cover the row the screen keeps clear (the list's selected row); when neither side has
-    /// room for all of them, the newest that fit on the roomier side.
+    /// The toasts, drawn once for every screen, all in one corner: the bottom right of the body, or
+    /// its top right when they would cover the row the screen keeps clear (the list's selected row);
+    /// when neither side has room for all of them, the newest that fit on the roomier side.
     static func renderToasts(_ state: AppState, into buffer: inout Buffer, keepingClear row: Int?) {
         let messages = state.visibleToasts.map(\.message)
         guard !messages.isEmpty else { return }

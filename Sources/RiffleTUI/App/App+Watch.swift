@@ -7,10 +7,10 @@ extension App {
         if state.feed.watch == nil {
             let interval = state.settings.watchInterval
             state.feed.watch = Watch(interval: interval, next: state.now.addingTimeInterval(interval))
-            raise(&state, "watching page 1 every \(Watch.label(interval))")
+            raise(&state, "watching page 1 every \(Watch.label(interval))", topic: .watch)
         } else {
             state.feed.watch = nil
-            raise(&state, "stopped watching")
+            raise(&state, "stopped watching", topic: .watch)
         }
     }
 

@@ -92,8 +92,14 @@ extension AppState {
     /// Whether the comments screen is waiting for its thread (its spinner turns).
     var isWaitingForComments: Bool { screens.shown(as: CommentsScreen.self)?.isWaiting ?? false }
 
-    /// The toasts to draw now, oldest first, at most `Toast.maxVisible`.
+    /// The toasts to draw now, oldest first, at most `Toast.maxVisible` (the newest).
     package var visibleToasts: [Toast] {
-        Array(toasts.filter { $0.isVisible(at: now) }.suffix(Toast.maxVisible))
+        var shown: [Toast] = []
+        // From the newest back; the toasts before one that expired have expired too (clocks start in order).
+        for toast in toasts.reversed() where !toast.isReplaced {
+            guard shown.count < Toast.maxVisible, toast.isVisible(at: now) else { break }
+            shown.append(toast)
+        }
+        return shown.reversed()
     }
 }

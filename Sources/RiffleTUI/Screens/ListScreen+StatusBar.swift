@@ -5,6 +5,17 @@ extension ListScreen {
     /// Feed, page of the selection, item count, where that page came from and its age. When space is
     /// short the feed name goes first (the header has it), then the item count.
     func statusBar(_ state: AppState) -> StatusBar {
+        let activity = state.feed.paging.loading.page.map { "loading page \($0)" }
+        if pages.isEmpty {
+            // Nothing listed: what became of the first page, not counts of nothing ("0 items · nothing new").
+            var facts = [state.feed.title]
+            if let failure = state.feed.paging.failure, activity == nil {
+                facts.append("page \(failure.page) failed")
+            } else if state.feed.paging.endOfFeed {
+                facts.append("no items")
+            }
+            return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: [0])
+        }
         var facts = [state.feed.title, position(), pagePosition()]
         // Facts that may come after the page's, most expendable last in `dropOrder`.
         var optional: [String] = []
@@ -25,7 +36,6 @@ extension ListScreen {
             facts.insert("/\(query)", at: 0)
             dropOrder = dropOrder.map { $0 + 1 }
         }
-        let activity = state.feed.paging.loading.page.map { "loading page \($0)" }
         return StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: dropOrder)
     }
 

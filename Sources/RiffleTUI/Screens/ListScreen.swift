@@ -232,7 +232,7 @@ extension ListScreen: ScreenContent {
     static func changeSort(_ state: inout AppState) {
         let next = state.list.sort.next
         refilter(&state) { $0.setSort(next) }
-        App.raise(&state, next.label.map { "sorted: \($0)" } ?? "in feed order")
+        App.raise(&state, next.label.map { "sorted: \($0)" } ?? "in feed order", topic: .sort)
     }
 
     /// Changes the filter or the order, keeping the selected item selected when it still shows, else
