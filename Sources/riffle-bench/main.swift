@@ -44,6 +44,20 @@ struct CachedPageSection {
         row("stored page: read file + extract", try measure(iterations: iterations) {
             blackHole(try ItemExtractor.items(inStoredPage: Data(contentsOf: file)))
         })
+        // What `riffle dump` prints for a page: every item as a JSON line, copied from the page's bytes.
+        let storedItems = try ItemExtractor.items(inStoredPage: data)
+        func lines() -> [UInt8] {
+            var out = JSONLineWriter()
+            for item in storedItems {
+                out.write(item.fieldsNode!)
+                out.append("\n")
+            }
+            return out.bytes
+        }
+        let written = lines().count
+        let jsonl = measure(iterations: iterations) { blackHole(lines()) }
+        table.add("JSON lines: every item written (JSONLineWriter), MB/s of output", f(jsonl.median), f(jsonl.p99), f(jsonl.best),
+                  String(format: "%.0f", jsonl.throughput(bytes: written)))
         row("JSONSerialization.jsonObject", try measure(iterations: iterations) {
             blackHole(try JSONSerialization.jsonObject(with: data))
         })

@@ -27,7 +27,7 @@ enum DumpCommand {
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
-        write(output.header)
+        write(Array(output.header.utf8))
 
         let firstRequest = ContinuousClock.now
         var failures = 0
@@ -56,9 +56,9 @@ enum DumpCommand {
                 while !pacing.ended, let ready = finished.removeValue(forKey: pacing.nextToPrint) {
                     switch ready.result {
                     case .success(let page):
-                        var text = ""
-                        for item in page.items { text += output.text(for: item) }
-                        write(text)
+                        var out = JSONLineWriter()
+                        for item in page.items { output.append(item, to: &out) }
+                        write(out.bytes)
                         // The feed ended here for a reason of riffle's (a page repeating the one before).
                         if let reason = page.endReason { warnings.add(reason) }
                     case .failure:
@@ -73,7 +73,7 @@ enum DumpCommand {
                 if pacing.ended { group.cancelAll() }
             }
         }
-        write(output.footer())
+        write(Array(output.footer().utf8))
         report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1
@@ -81,8 +81,8 @@ enum DumpCommand {
 
     /// Writes to standard output; when that fails (a full disk under a redirection, a closed pipe)
     /// riffle stops with one line saying why, rather than trapping in Foundation.
-    private static func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+    private static func write(_ text: [UInt8]) {
+        var bytes = text[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written < 0 {

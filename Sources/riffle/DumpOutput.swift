@@ -2,7 +2,7 @@ import Foundation
 import RiffleKit
 
 /// Turns items into the lines `riffle dump` prints, safe for a terminal: TSV cells go through the
-/// browser's `Sanitizer`, JSON escapes C1 and bidirectional controls (`TerminalSafe`).
+/// browser's `Sanitizer`, JSON escapes C1 and bidirectional controls (`JSONLineWriter`).
 ///
 /// A field is either one of the parts the browser shows (`extracted`: `title`, `link`, `author`,
 /// `time`, `score`, `id`, `comments`, exactly as the list draws them and `y` copies the link), or a
@@ -47,27 +47,36 @@ struct DumpOutput {
 
     /// The text for one item, with its line ending (and the comma before it, in a JSON array).
     mutating func text(for item: Item) -> String {
+        var out = JSONLineWriter()
+        append(item, to: &out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Appends one item's text to `out`, with its line ending (and the comma before it, in a JSON
+    /// array). A whole item read from a page is copied from the page's bytes (`JSONLineWriter`),
+    /// never built as a value first.
+    mutating func append(_ item: Item, to out: inout JSONLineWriter) {
         defer { itemsWritten += 1 }
         switch format {
         case .tsv:
-            return (0..<columns.count).map { Self.cell(value(item, field: $0)) }.joined(separator: "\t") + "\n"
+            out.append((0..<columns.count).map { Self.cell(value(item, field: $0)) }.joined(separator: "\t") + "\n")
         case .jsonl, .json:
-            var text = ""
+            if format == .json { out.append(itemsWritten == 0 ? "\n  " : ",\n  ") }
             if let fields {
-                text = "{"
+                out.append("{")
                 for (i, name) in fields.enumerated() {
-                    if i > 0 { text += "," }
-                    JSONWriter.writeString(name, into: &text)
-                    text += ":"
-                    JSONWriter.write(value(item, field: i) ?? .null, into: &text)
+                    if i > 0 { out.append(",") }
+                    out.writeText(name)
+                    out.append(":")
+                    out.write(value(item, field: i) ?? .null)
                 }
-                text += "}"
+                out.append("}")
+            } else if let node = item.fieldsNode {
+                out.write(node)
             } else {
-                JSONWriter.write(item.fields, into: &text)
+                out.write(item.fields)
             }
-            text = TerminalSafe.json(text)
-            if format == .jsonl { return text + "\n" }
-            return (itemsWritten == 0 ? "\n  " : ",\n  ") + text
+            if format == .jsonl { out.append("\n") }
         }
     }
 

@@ -141,6 +141,25 @@ struct FeedEndTests {
         #expect(try await loader.load(3).isLastPage, "from disk too")
     }
 
+    /// Whether a page is the last is known from its answer: asking for the page after it reads
+    /// nothing back from the disk (its file gone, or replaced by one that says more follow, changes nothing).
+    @Test func thePageAfterALastPageIsAnsweredWithoutReadingTheStoredPageBack() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/numbered?page={page}", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        _ = try await loader.load(1)
+        _ = try await loader.load(2)
+        #expect(try await loader.load(3).isLastPage)
+        try Data(#"{"page":3,"total_pages":9,"items":[{"title":"t"}]}"#.utf8).write(to: loader.store.bodyURL(3))
+
+        let past = try await loader.load(4)
+
+        #expect(past.items.isEmpty && past.isLastPage)
+        #expect(server.requests.count == 3, "\(server.requests.map(\.target))")
+    }
+
     @Test func anEmptyDetectedListIsTheEndNotAnError() async throws {
         let server = try PaginationServer.start()
         defer { server.stop() }

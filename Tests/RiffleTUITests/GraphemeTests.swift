@@ -73,8 +73,9 @@ struct GraphemeTests {
         let fields = try JSONParser.parse(Data(#"{"t": "\#(text)"}"#.utf8))
         var state = Fixture.state(showing: Fixture.page(1, items: [Fixture.item("x", fields: fields)]),
                                   size: Size(width: 20, height: 8))
-        // When its detail is shown
+        // When its fields are shown
         state.press(.enter)
+        state.press("v")
         let lines = App.view(state).trimmedLines
         // Then lines break between flags, never inside one: "t: " and seven flags fit 18 columns
         #expect(lines[1] == " t: " + String(repeating: "🇺🇦", count: 7))

@@ -294,7 +294,7 @@ struct DailyScreensTests {
         state.send(.searched(query: "swift", [match]))
         let lines = App.view(state).trimmedLines
         #expect(lines[0].hasPrefix(" search: swift"))
-        #expect(lines[1] == " Swift on Linux  lobsters · ann · 2h ago")
+        #expect(lines[1] == " Swift on Linux (example.com)  lobsters · ann · 2h ago")
         #expect(lines[7].hasPrefix(" match 1/1"))
         #expect(state.press("y") == [.copy("https://example.com/s", what: "link")])
         state.press(.enter)

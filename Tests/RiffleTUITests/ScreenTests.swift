@@ -175,12 +175,14 @@ struct CacheTests {
         var state = Fixture.state(showing: Fixture.page(1, items: [Fixture.item("t", fields: ["text": .string(text)])]),
                                   size: Size(width: 80, height: 10))
         state.press(.enter)
-        #expect(App.view(state).trimmedLines[9] == " fields · lines 1-1 of 1 · v raw JSON")
+        state.press("v")
+        #expect(App.view(state).trimmedLines[1] == " text: Riffle pages through JSON feeds and keeps every page on disk.")
+        #expect(App.view(state).trimmedLines[9] == " fields · top · v raw JSON")
         // When the terminal narrows, the text wraps to the new width
         state.send(.event(.resize(Size(width: 30, height: 10))))
         let lines = App.view(state).trimmedLines
         #expect(Array(lines[1...3]) == [" text: Riffle pages through", "   JSON feeds and keeps every", "   page on disk."])
-        #expect(lines[9].hasPrefix(" fields · lines 1-3 of 3"))
+        #expect(lines[9].hasPrefix(" fields · top"))
     }
 
     @Test func aReloadedThreadIsLaidOutAfresh() {

@@ -54,6 +54,29 @@ struct DumpEndTests {
         #expect(summary.hasPrefix(#"{"pages": 3, "errors": 0"#), "\(summary)")
     }
 
+    /// A one-page feed that says so on page 1, each way real APIs say it.
+    static let lastPageBodies = [
+        #"{"items": [{"id": 1, "title": "only"}], "has_more": false}"#,
+        #"{"items": [{"id": 1, "title": "only"}], "page": 1, "total_pages": 1}"#,
+        #"{"items": [{"id": 1, "title": "only"}], "next": null}"#,
+    ]
+
+    @Test(arguments: lastPageBodies, [["--pages", "1-200"], ["--all"]])
+    func aFirstPageThatSaysItIsTheLastCostsOneRequestEvenFourAtATime(body: String, extra: [String]) throws {
+        let server = try HTTPServer { _ in .json(body) }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = "http://127.0.0.1:\(server.port)/items?page={page}"
+
+        let result = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--concurrency", "4", "--format", "tsv",
+                                           "--fields", "id"] + extra)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "1\n")
+        #expect(server.requests.map(\.target) == ["/items?page=1"], "no speculative request past a page that says it is the last")
+    }
+
     @Test func anOpenRangeStartsWhereAskedAndRunsToTheEnd() throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }

@@ -22,8 +22,10 @@ struct GraphemeEndToEndTests {
         #expect(await session.waitFor { session.screen().contains("page 1") })
         try session.send("k")
         #expect(await session.waitFor { session.screen().contains("A🇺🇦🇪🇺B two flags  ann") }, "\(session.screen())")
-        // And in the item's detail
+        // And in the item's view, and its fields
         try session.send("Enter")
+        #expect(await session.waitFor { session.screen().contains(" A🇺🇦🇪🇺B two flags\n") }, "\(session.screen())")
+        try session.send("v")
         #expect(await session.waitFor { session.screen().contains("title: A🇺🇦🇪🇺B two flags") }, "\(session.screen())")
         try session.send("q")
         try session.send("q")

@@ -38,7 +38,8 @@ struct TerminalSafetyTests {
         for (i, title) in titles.enumerated() {
             var escaped = ""
             for scalar in title.unicodeScalars {
-                if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" || scalar.value > 0x7E {
+                // What JSON requires escaped; the rest (DEL, C1, bidi, U+2028) raw, as JSON allows.
+                if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" {
                     escaped += String(format: "\\u%04x", scalar.value)
                 } else {
                     escaped.unicodeScalars.append(scalar)

@@ -42,6 +42,12 @@ public struct Item: Sendable, Equatable {
         set { storage = .value(newValue) }
     }
 
+    /// Where `fields` lies in the page's document, when it was read from one and not replaced since:
+    /// what `riffle dump` copies from, rather than building the value.
+    package var fieldsNode: JSONNode? {
+        if case .lazy(let node) = storage { node } else { nil }
+    }
+
     /// An item with these parts; `fields` is the item's whole JSON object.
     public init(id: String?, title: String, details: [String], url: String?, createdAt: Date?, fields: JSONValue) {
         self.init(id: id, title: title, details: details, url: url, createdAt: createdAt, storage: .value(fields))

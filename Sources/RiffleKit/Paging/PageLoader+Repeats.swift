@@ -11,8 +11,11 @@ extension PageLoader {
         var body: Int
         /// Each item's id or link in order; nil when an item has neither, and only the body can tell.
         var keys: [String]?
+        /// Whether the page said it was the feed's last.
+        var isLast: Bool
 
         init(_ page: Page) {
+            isLast = page.isLastPage
             var hasher = Hasher()
             hasher.combine(page.data)
             body = hasher.finalize()
@@ -65,6 +68,15 @@ extension PageLoader {
         ended.isLastPage = true
         ended.endReason = repeatReason(page.number - 1)
         return ended
+    }
+
+    /// Whether the feed ends at page `number`: it said it was the last, or it repeats the page before.
+    /// Known from what this run fetched or read, without reading back a page it has just stored;
+    /// else from its file.
+    func endsFeed(_ number: Int) async -> Bool {
+        let (page, previous) = fingerprints.withLock { ($0[number], $0[number - 1]) }
+        if let page, page.isLast || number == 1 || previous != nil { return page.isLast || previous.map(page.repeats) ?? false }
+        return await cachedPage(number)?.isLastPage ?? false
     }
 
     /// What page `number` held: as remembered, else its fetch in flight (a dump asks for several

@@ -136,7 +136,7 @@ public actor PageLoader {
             }
             if policy == .returnCacheDontLoad { throw .request(.notCached) }
             // Past a stored last page there is nothing to ask for; only an explicit reload asks again.
-            if number > 1, let previous = await cachedPage(number - 1), previous.isLastPage { return endPage(number) }
+            if number > 1, await endsFeed(number - 1) { return endPage(number) }
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }

@@ -9,8 +9,8 @@ extension App {
             keepSelectionVisible(&state)
             // Lines rewrap to the new width: what was in view stays in view.
             if var screen = state.screens.shown.stacked {
-                screen.settle(size: size)
-                screen.resized(to: size)
+                screen.settle(size: size, now: state.now)
+                screen.resized(to: size, now: state.now)
                 state.screens.shown = screen.screen
             }
             return []
@@ -20,7 +20,7 @@ extension App {
             case .list:
                 return move(&state, by: up ? -wheelStep : wheelStep)
             case .item(var screen):
-                screen.scroll(by: up ? -wheelStep : wheelStep, size: state.size)
+                screen.scroll(by: up ? -wheelStep : wheelStep, size: state.size, now: state.now)
                 state.screens.shown = .item(screen)
                 return []
             default:

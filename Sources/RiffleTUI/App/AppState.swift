@@ -68,7 +68,7 @@ extension AppState {
     mutating func settle() {
         list.settle(reading: feed.reading)
         if var screen = screens.shown.stacked {
-            screen.settle(size: size)
+            screen.settle(size: size, now: now)
             screens.shown = screen.screen
         }
     }
@@ -76,7 +76,7 @@ extension AppState {
     /// Whether everything derived is made for the state as it is (what `settle` leaves), so a frame
     /// and the next key rebuild nothing.
     var isSettled: Bool {
-        list.isSettled(feed.reading) && (screens.shown.stacked?.isSettled(size: size) ?? true)
+        list.isSettled(feed.reading) && (screens.shown.stacked?.isSettled(size: size, now: now) ?? true)
     }
 
     /// Whether the item at `index` (in the list's items) was seen; nil while the reading log has not answered.

@@ -42,7 +42,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .nextPage: "next page"
         case .previousPage: "previous page"
         case .open: "show the item / open / fold"
-        case .rawJSON: "item: fields / raw JSON"
+        case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
         case .comments: "comments"
         case .discussion: "discussion page in the browser"

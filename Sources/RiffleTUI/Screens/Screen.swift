@@ -1,3 +1,4 @@
+import Foundation
 import RiffleKit
 
 /// One entry of the screen stack (`ScreenStack`): a screen that fills the space between the header
@@ -70,12 +71,21 @@ protocol StackedScreen: ScreenContent {
     func isSettled(size: Size) -> Bool
     /// Keeps what was in view in view after the terminal changed size.
     mutating func resized(to size: Size)
+    /// `settle(size:)` for a screen whose lines also depend on the clock (an age laid out in them).
+    mutating func settle(size: Size, now: Date)
+    /// `isSettled(size:)` for a screen whose lines also depend on the clock.
+    func isSettled(size: Size, now: Date) -> Bool
+    /// `resized(to:)` for a screen whose lines also depend on the clock.
+    mutating func resized(to size: Size, now: Date)
 }
 
 extension StackedScreen {
     mutating func settle(size: Size) {}
     func isSettled(size: Size) -> Bool { true }
     mutating func resized(to size: Size) {}
+    mutating func settle(size: Size, now: Date) { settle(size: size) }
+    func isSettled(size: Size, now: Date) -> Bool { isSettled(size: size) }
+    mutating func resized(to size: Size, now: Date) { resized(to: size) }
 }
 
 /// What an item command acts on: the selected item of the screen shown.

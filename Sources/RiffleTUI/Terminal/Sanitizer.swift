@@ -30,8 +30,8 @@ package enum Sanitizer {
     /// JSON text as `JSONWriter` writes it (which already escapes C0 controls, DEL, U+2028 and U+2029),
     /// with what JSON allows raw but a terminal would act on, C1 and bidirectional controls, written
     /// as `\u` escapes. Such scalars can only stand inside strings (JSON's own syntax is ASCII), where
-    /// an escape means the same character, so the JSON reads back unchanged. `riffle dump`'s JSON and
-    /// `Y`'s copy both go through it.
+    /// an escape means the same character, so the JSON reads back unchanged. `Y`'s copy goes through
+    /// it; `riffle dump` writes the same escapes as it copies (`JSONLineWriter`).
     package static func json(_ text: String) -> String {
         // Fast path on bytes: every scalar concerned is encoded with a lead byte C2, D8 or E2.
         guard text.utf8.contains(where: { $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return text }

@@ -18,7 +18,8 @@ package struct Header: Sendable {
         buffer.fill(row, style: Style(.header))
         let hintWidth = hint.isEmpty ? 0 : TextWidth.width(of: hint) + 1
         // The title wins when space is short: the hint is only drawn when both fit.
-        let showHint = hintWidth > 0 && TextWidth.width(of: title) + 2 + hintWidth <= area.width
+        // Measured on what can show: a title of megabytes costs what fits.
+        let showHint = hintWidth > 0 && TextWidth.width(of: title.prefix(area.width * 4 + 16)) + 2 + hintWidth <= area.width
         let titleWidth = area.width - 1 - (showHint ? hintWidth : 0)
         buffer.write(title, x: area.x + 1, y: area.y, maxWidth: titleWidth, style: Style(.header, bold: true))
         if showHint {

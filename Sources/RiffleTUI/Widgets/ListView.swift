@@ -73,6 +73,11 @@ package struct ListView: Sendable {
     /// their number needs, "1 point", as RiffleKit builds them) and the age of `createdAt`.
     package static func details(of item: Item, now: Date) -> String {
         var parts = item.details
+        // The comment count that RiffleKit left out beside an author and a score (two facts beside an
+        // age): HN and Lobsters readers scan for it.
+        if let comments = item.comments, parts.count == (item.author == nil ? 0 : 1) + (item.score == nil ? 0 : 1) {
+            parts.append(comments == 1 ? "1 comment" : "\(comments) comments")
+        }
         if let createdAt = item.createdAt { parts.append(Timestamp.age(of: createdAt, now: now)) }
         return parts.joined(separator: " · ")
     }
@@ -118,6 +123,11 @@ package struct ListView: Sendable {
         if seen, glyphs { buffer.write(ListView.seenGlyph, x: area.x, y: area.y, maxWidth: 1, style: selected ? Style(.selection) : .normal) }
         let textWidth = area.width - 2  // a margin each side
         var used = buffer.write(item.title, x: area.x + 1, y: area.y, maxWidth: textWidth, style: base)
+        // The link's site, as HN and Lobsters show it: "(example.com)".
+        if let site = StoryParts.site(of: item.url), used + 4 < textWidth {
+            used += 1
+            used += buffer.write("(\(site))", x: area.x + 1 + used, y: area.y, maxWidth: textWidth - used, style: dim)
+        }
         if mark?.arrived == true, used + 5 < textWidth {
             used += 1
             used += buffer.write("new", x: area.x + 1 + used, y: area.y, style: Style(.accent, bold: true))
