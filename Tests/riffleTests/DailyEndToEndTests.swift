@@ -283,7 +283,8 @@ struct DailyEndToEndTests {
         #expect(await session.waitFor { session.screen().contains("copied link") }, "\(session.screen())")
         #expect(!FileManager.default.fileExists(atPath: opened.path), "C still opens the discussion")
         try session.send("x")
-        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
+        // The shell makes the file before printf writes it: wait for what it writes.
+        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8))?.isEmpty == false }, "\(session.screen())")
         #expect(try String(contentsOf: opened, encoding: .utf8) == server.baseURL.absoluteString + "/item?id=42280701")
         try await Self.quit(session)
     }
