@@ -221,6 +221,24 @@ extension BrowserLoop {
                     mailbox.post(.feedsListed(entries))
                     for entry in entries { mailbox.post(.feedSummarized(name: entry.name, await shelf.summary(of: entry))) }
                 }
+            case .renameFeed(let entry, let name):
+                guard let shelf = loop.services.shelf else { return [] }
+                Task {
+                    do throws(OpenFailure) {
+                        mailbox.post(.feedsChanged(try await shelf.rename(entry, to: name)))
+                    } catch {
+                        mailbox.post(.notice(error.description))
+                    }
+                }
+            case .removeFeed(let entry):
+                guard let shelf = loop.services.shelf else { return [] }
+                Task {
+                    do throws(OpenFailure) {
+                        mailbox.post(.feedsChanged(try await shelf.remove(entry)))
+                    } catch {
+                        mailbox.post(.notice(error.description))
+                    }
+                }
             case .planFields(let number):
                 guard let pages = feed?.pages else { return [] }
                 Task {

@@ -46,11 +46,24 @@ package protocol FeedShelving: Sendable {
     /// Saves `pick` in the feeds file for `feed`, opened as `name` (a feed of the file, a preset, a
     /// URL: then made a feed of the file), and returns the mapping the feed is now read with.
     func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields
+    /// Renames a feed of the feeds file, or saves one opened before under `name`; returns what the
+    /// toast says.
+    func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String
+    /// Removes a feed from the feeds file, or from the feeds opened before; returns what the toast says.
+    func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String
 }
 
 extension FeedShelving {
     package func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields {
         throw OpenFailure("there is no feeds file to save the pick in")
+    }
+
+    package func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String {
+        throw OpenFailure("there is no feeds file to rename '\(entry.name)' in")
+    }
+
+    package func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String {
+        throw OpenFailure("there is no feeds file to remove '\(entry.name)' from")
     }
 }
 

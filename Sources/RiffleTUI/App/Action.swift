@@ -29,6 +29,8 @@ package enum Action: Sendable, Equatable {
     case feedsListed([FeedEntry])
     /// What is known of one listed feed's stored pages.
     case feedSummarized(name: String, FeedSummary)
+    /// A `.renameFeed` or `.removeFeed` effect changed the feeds; `message` says how.
+    case feedsChanged(String)
     /// A `.planFields` effect worked out how page `page` is read, and the subtitle's paths the feed names.
     case fieldsPlanned(page: Int, FieldPlan, subtitle: [JSONPath])
     /// A `.planFields` effect could not, saying why in one line.

@@ -54,6 +54,9 @@ extension App {
         case .feedSummarized(let name, let summary):
             FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
+        case .feedsChanged(let message):
+            raise(&state, message)
+            effects = state.screens.shown(as: FeedsScreen.self) == nil ? [] : [.listFeeds]
         case .fieldsPlanned(let page, let plan, let subtitle):
             receiveFieldPlan(plan, subtitle: subtitle, failure: nil, page: page, in: &state)
             effects = []

@@ -20,6 +20,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case watch
     /// `e`: on the list, the field picker; in the feed list, rename a feed.
     case edit
+    /// `d`: in the feed list, remove a feed (asks first).
+    case remove
     case feeds
     case log
     case help
@@ -57,6 +59,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .reloadAll: "reload every page"
         case .watch: "watch page 1 for new items"
         case .edit: "pick fields (F: rename)"
+        case .remove: "F: remove a feed (asks)"
         case .feeds: "feed list"
         case .log: "message log"
         case .help: "this help"
