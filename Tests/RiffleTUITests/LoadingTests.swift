@@ -70,7 +70,7 @@ struct LoadingTests {
         #expect(state.list.selection == 0 && state.feed.paging.requests.isEmpty)
     }
 
-    @Test func reloadBypassesCacheAndKeepsSelectionClamped() {
+    @Test func reloadBypassesCacheAndKeepsWhatThePageNoLongerHolds() {
         // Given page 1 with row 8 selected
         var state = Fixture.state()
         for _ in 0..<8 { state.press(.down) }
@@ -79,9 +79,10 @@ struct LoadingTests {
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
         #expect(state.press("r") == [], "a reload in flight is not asked for twice")
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(5))))
-        // Then the selection is kept, clamped to the page's new last row
-        #expect(state.list.selection == 4)
-        #expect(state.list.items.count == 15)
+        // Then nothing is lost: the five it no longer holds lead page 2, the selected one still selected
+        #expect(state.list.items.count == 20 && state.list.firstIndex(ofPage: 2) == 5)
+        #expect(state.list.items[5].title == "p1 item 6" && state.list.items[10].title == "p2 item 1")
+        #expect(state.list.selection == 8 && state.list.selectedItem?.title == "p1 item 9")
     }
 
     @Test func reloadReloadsThePageOfTheSelection() {
@@ -89,7 +90,9 @@ struct LoadingTests {
         state.press("j")
         #expect(state.press("r") == [.load(page: 2, policy: .reloadIgnoringCache)])
         state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 9))))
-        #expect(state.list.selection == 11 && state.list.items[11].title == "p9 item 2")
+        // (page 2 is the last: what it no longer holds follows its new items, the selected item with it)
+        #expect(state.list.items[10].title == "p9 item 1" && state.list.items[20].title == "p2 item 1")
+        #expect(state.list.selectedItem?.title == "p2 item 2")
     }
 
     @Test func capitalRReloadsEveryLoadedPageInOrder() {
@@ -100,12 +103,14 @@ struct LoadingTests {
         #expect(state.press("R") == (1...3).map { .load(page: $0, policy: .reloadIgnoringCache) })
         // And pressing it again while they are in flight asks for nothing more
         #expect(state.press("R") == [])
-        // When the answers arrive (in any order) each replaces its page; the selection stays put
+        // When the answers arrive (in any order) each replaces its page; what no page holds any more
+        // follows the last page, and the selected item stays selected
         state.send(.pageLoaded(Fixture.page(3, items: Fixture.items(4, page: 33))))
         state.send(.pageLoaded(Fixture.page(1, items: Fixture.items(10, page: 11))))
         state.send(.pageLoaded(Fixture.page(2, items: Fixture.items(10, page: 22))))
         #expect(state.list.items.map(\.title).first == "p11 item 1")
-        #expect(state.list.items.count == 24 && state.list.items[state.list.selection].title == "p22 item 10")
+        #expect(Array(state.list.items.map(\.title)[10..<25]) == Fixture.items(10, page: 22).map(\.title) + Fixture.items(4, page: 33).map(\.title) + ["p3 item 1"])
+        #expect(state.list.items.count == 54 && state.list.items[state.list.selection].title == "p2 item 10")
         #expect(!state.feed.paging.requests.contains { $0.purpose == .reload })
     }
 

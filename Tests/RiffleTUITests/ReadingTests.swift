@@ -309,3 +309,95 @@ extension AppState {
     var comments: CommentsScreen? { if case .comments(let c) = screens.shown { c } else { nil } }
     var feeds: FeedsScreen? { if case .feeds(let f) = screens.shown { f } else { nil } }
 }
+
+@Suite("update: a reload merges by id across every loaded page")
+struct MergeByIDTests {
+    /// A newest-first feed of `count` items, `size` a page, with `inserted` new items on top: item
+    /// titles are "s1", "s2"... (oldest has the highest number), new ones "new1"...
+    static func feed(inserted: Int, count: Int = 30) -> [Item] {
+        (0..<inserted).map { Fixture.item("new\(inserted - $0)") } + (1...count).map { Fixture.item("s\($0)") }
+    }
+
+    static func page(_ number: Int, of feed: [Item], size: Int = 5) -> Page {
+        Fixture.page(number, items: Array(feed[(number - 1) * size..<min(feed.count, number * size)]))
+    }
+
+    static func titles(_ state: AppState) -> [String] { state.list.rows.map { state.list.items[$0].title } }
+
+    @Test func reloadingPageOneKeepsTheItemsItPushedOnToPageTwo() {
+        // Given pages 1-2 of a newest-first feed
+        let before = Self.feed(inserted: 0)
+        var state = Fixture.state(pages: [Self.page(1, of: before), Self.page(2, of: before)])
+        state.send(.seenLoaded([]))
+        state.press("g")
+        // When three items arrive at the top and page 1 is reloaded (g r)
+        let after = Self.feed(inserted: 3)
+        #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
+        state.send(.pageLoaded(Self.page(1, of: after)))
+        // Then the three pushed off page 1 are still listed (above page 2's own), and only three are new
+        #expect(Self.titles(state) == ["new3", "new2", "new1", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10"])
+        #expect(state.feed.reading.arrived == ["id:new1", "id:new2", "id:new3"])
+        #expect(state.toasts.last?.message == "3 new items")
+        // And the selected item stayed selected
+        #expect(state.list.selectedItem?.title == "s1")
+    }
+
+    @Test func markedSeenThenThreeArriveThenCapitalRSaysThreeAndSeenStaysSeen() {
+        // Given pages 1-3, everything marked seen (n M)
+        let before = Self.feed(inserted: 0)
+        var state = Fixture.state(pages: [Self.page(1, of: before), Self.page(2, of: before)])
+        state.send(.seenLoaded([]))
+        state.press("n")
+        state.send(.pageLoaded(Self.page(3, of: before)))
+        state.press("M")
+        #expect(state.unseenCount == 0)
+        // When three arrive at the top and R reloads every page, answered last page first
+        let after = Self.feed(inserted: 3)
+        #expect(state.press("R").count == 3)
+        for number in [3, 2, 1] { state.send(.pageLoaded(Self.page(number, of: after))) }
+        // Then it says 3 new items (not 6), nothing is lost or listed twice, and only the new ones are unseen
+        #expect(state.toasts.last?.message == "3 new items")
+        #expect(Self.titles(state) == ["new3", "new2", "new1"] + (1...15).map { "s\($0)" })
+        #expect(state.unseenCount == 3 && state.feed.reading.arrived == ["id:new1", "id:new2", "id:new3"])
+        for (row, index) in state.list.rows.enumerated() where row >= 3 {
+            #expect(state.isSeen(index) == true, "\(state.list.items[index].title) lost its seen mark")
+        }
+        let lines = App.view(state).trimmedLines
+        #expect(lines.contains { $0.hasPrefix(" s11") } && !lines.contains { $0.hasPrefix(" s") && $0.hasSuffix(" new") }, "\(lines)")
+    }
+
+    @Test func aReloadInAnyOrderListsEveryItemOnceAndCountsEachNewOneOnce() {
+        // Given pages 1-3 loaded
+        let before = Self.feed(inserted: 0)
+        var state = Fixture.state(pages: [Self.page(1, of: before), Self.page(2, of: before)])
+        state.press("n")
+        state.send(.pageLoaded(Self.page(3, of: before)))
+        // When seven arrive (more than a page) and R is answered page 2, then 1, then 3
+        let after = Self.feed(inserted: 7)
+        state.press("R")
+        for number in [2, 1, 3] { state.send(.pageLoaded(Self.page(number, of: after))) }
+        // Then every item of before is listed once, in the feed's order, after the seven new ones
+        #expect(Self.titles(state) == (1...7).reversed().map { "new\($0)" } + (1...15).map { "s\($0)" })
+        #expect(state.toasts.last?.message == "7 new items")
+        // And a later watch that brings them again finds nothing new
+        state.press("w")
+        state.send(.tick(Fixture.now.addingTimeInterval(400)))
+        let toasts = state.toasts.count
+        state.send(.pageLoaded(Self.page(1, of: after)))
+        #expect(state.toasts.count == toasts && state.feed.reading.arrived.count == 7)
+    }
+
+    @Test func aWatchTickMergesPageOneIntoEveryLoadedPage() {
+        // Given pages 1-2 and a watch
+        let before = Self.feed(inserted: 0)
+        var state = Fixture.state(pages: [Self.page(1, of: before), Self.page(2, of: before)])
+        state.press("w")
+        // When two arrive and the watch brings page 1
+        state.send(.tick(Fixture.now.addingTimeInterval(301)))
+        state.send(.pageLoaded(Self.page(1, of: Self.feed(inserted: 2))))
+        // Then the two pushed off page 1 lead page 2, and two are new
+        #expect(Self.titles(state) == ["new2", "new1"] + (1...10).map { "s\($0)" })
+        #expect(state.list.firstRow(ofPage: 2).map { Self.titles(state)[$0] } == "s4")
+        #expect(state.toasts.last?.message == "2 new items")
+    }
+}

@@ -76,26 +76,22 @@ extension App {
         let record: [Effect] = page.items.isEmpty ? [] : [.record(page.items)]
         guard let i = state.feed.paging.requests.firstIndex(where: { $0.page == page.number }) else {
             // A newer copy of a page already on screen (the first frame came straight from disk and
-            // the loader then revalidated it): take it in place, quietly.
+            // the loader then revalidated it): the same load's later answer, taken in place, quietly.
             guard page.source != .cache, let k = state.list.pages.position(of: page.number) else { return [] }
             noteSource(&state, page)
-            replace(&state, at: k, with: LoadedPage(page))
+            state.feed.reading.noteListed(page.items)
+            replace(&state, at: k, with: LoadedPage(page), merging: false)
             return record
         }
         let request = state.feed.paging.requests.remove(at: i)
         if state.feed.paging.failure?.page == page.number { state.feed.paging.failure = nil }
         noteSource(&state, page)
         if let k = state.list.pages.position(of: page.number) {
-            var loaded = LoadedPage(page)
-            let known = Set(state.list.index.keys)
-            if request.purpose == .watch {
-                // Items the page no longer holds (pushed on to page 2 by new ones) stay where they
-                // were, so nothing under the cursor goes away; page 2 lists them once, when loaded.
-                let kept = Set(loaded.items.map(\.readingKey))
-                loaded.items += state.list.pages.all[k].items.filter { !kept.contains($0.readingKey) }
-            }
-            replace(&state, at: k, with: loaded)
-            let arrived = Set(loaded.items.map(\.readingKey)).subtracting(known)
+            // Merged by id into what is loaded: items that moved on to a later page stay listed, and
+            // what is new is what the list never held (wherever it was) and was not seen.
+            let arrived = state.feed.reading.noteListed(page.items)
+            let refreshed = request.purpose == .reload ? state.feed.paging.reloads?.refreshed ?? [] : []
+            replace(&state, at: k, with: LoadedPage(page), merging: true, refreshed: refreshed)
             state.feed.reading.arrived.formUnion(arrived)
             tallyReload(&state, page: page.number, purpose: request.purpose, arrived: arrived.count)
             return record
@@ -110,6 +106,7 @@ extension App {
             return []
         }
         let listedBefore = state.list.index.listed.count
+        state.feed.reading.noteListed(page.items)
         state.list.append(LoadedPage(page))
         // A page that added nothing new (every item listed before) is no reason to fetch the next one
         // by itself: only the user's `n` or a move past the end asks again.
@@ -142,10 +139,14 @@ extension App {
         }
     }
 
-    /// Swaps in a reloaded page without moving what is under the cursor: the selected item stays
-    /// selected on the same screen line when the new page still has it; otherwise the selection keeps
-    /// its place: the same row of that page (clamped), or the same item of another page.
-    static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage) {
+    /// Swaps in a newer copy of a page without moving what is under the cursor: the selected item
+    /// stays selected on the same screen line when the list still has it; otherwise the selection
+    /// keeps its place: the same row of that page (clamped), or the same item of another page.
+    /// - Parameters:
+    ///   - merging: keep what the old copy held that no page holds any more (a reload, a watch); else
+    ///     the page simply takes the old one's place.
+    ///   - refreshed: the pages the same reload already brought.
+    static func replace(_ state: inout AppState, at k: Int, with page: LoadedPage, merging: Bool, refreshed: Set<Int> = []) {
         let before = state.list.index
         let selection = state.list.selection
         let selectedIndex = before.rows.indices.contains(selection) ? before.rows[selection] : nil
@@ -154,7 +155,11 @@ extension App {
         let selected = state.list.selectedPage?.number
         let start = selected.flatMap { state.list.firstIndex(ofPage: $0) }
         let offset = (selectedIndex ?? 0) - (start ?? 0)
-        state.list.replacePage(at: k, with: page)
+        if merging {
+            state.list.mergePage(at: k, with: page, refreshed: refreshed)
+        } else {
+            state.list.replacePage(at: k, with: page)
+        }
         let after = state.list.index
         if let selectedKey, let row = after.rows.firstIndex(where: { after.keys[$0] == selectedKey }) {
             state.list.selection = row
@@ -181,6 +186,7 @@ extension App {
             guard var tally = state.feed.paging.reloads, tally.pending.remove(page) != nil else { return }
             tally.arrived += arrived
             tally.answered = true
+            tally.refreshed.insert(page)
             state.feed.paging.reloads = tally
             finishReloads(&state)
         case .append:

@@ -24,6 +24,30 @@ package struct LoadedPages: Sendable, Equatable {
         revision.bump()
     }
 
+    /// Puts `page` (a newer copy of the page at `position`) in its place without losing an item.
+    /// Items are matched by `Item.readingKey` (id, else link), never by position: what the old copy
+    /// held and no loaded page holds any more moved on to a later page (new items came in above it),
+    /// so it goes to the top of the next loaded page, or after the last page when there is none.
+    /// Pages in `refreshed` (answered in the same reload, so already newer than the items' move) are
+    /// passed over. An item the server dropped stays listed until the feed is opened again.
+    package mutating func merge(_ page: LoadedPage, at position: Int, refreshed: Set<Int> = []) {
+        var held = Set<String>()
+        for (k, other) in all.enumerated() where k != position {
+            for item in other.items { held.insert(item.readingKey) }
+        }
+        for item in page.items { held.insert(item.readingKey) }
+        let movedOn = all[position].items.filter { !held.contains($0.readingKey) }
+        all[position] = page
+        if !movedOn.isEmpty {
+            if let next = all.indices.first(where: { $0 > position && !refreshed.contains(all[$0].number) }) {
+                all[next].items.insert(contentsOf: movedOn, at: 0)
+            } else {
+                all[all.count - 1].items += movedOn
+            }
+        }
+        revision.bump()
+    }
+
     package var isEmpty: Bool { all.isEmpty }
     package var first: LoadedPage? { all.first }
     package var last: LoadedPage? { all.last }

@@ -100,6 +100,8 @@ package struct ReloadTally: Sendable, Equatable {
     package var arrived = 0
     /// Whether any page came back (a failure has its own toast).
     package var answered = false
+    /// The pages that came back so far: newer than anything an earlier page of the reload moves on.
+    package var refreshed: Set<Int> = []
 
     package init(pending: Set<Int>) { self.pending = pending }
 }

@@ -11,6 +11,9 @@ package struct ReadingMarks: Sendable, Equatable {
     package private(set) var revision = Revision()
     /// Items that came with a reload or a watch and were not listed before: drawn with "new" until seen.
     package var arrived: Set<String> = []
+    /// The keys of every item the list has held since the feed was opened, whatever page it was on
+    /// and wherever it moved since: what a reload or a watch brings is new only when it is not here.
+    package private(set) var listed: Set<String> = []
     /// The selected item and since when it has been selected: it counts as seen after `Settings.seenAfter`.
     package var resting: Resting?
 
@@ -36,6 +39,18 @@ package struct ReadingMarks: Sendable, Equatable {
         for item in added { arrived.remove(item.readingKey) }
         revision.bump()
         return added
+    }
+
+    /// Notes that `items` joined the list; returns the keys of those that are new: never listed
+    /// since the feed was opened, and not seen.
+    @discardableResult
+    package mutating func noteListed(_ items: [Item]) -> Set<String> {
+        var new = Set<String>()
+        for item in items {
+            let key = item.readingKey
+            if listed.insert(key).inserted, seen?.contains(key) != true { new.insert(key) }
+        }
+        return new
     }
 
     /// Makes the item with `key` unseen again; false when it was not seen.

@@ -86,6 +86,13 @@ package struct ListScreen: Sendable, Equatable {
         refreshIndex()
     }
 
+    /// Puts `page`, a newer copy of the page at `position`, in its place, keeping the items that
+    /// moved on to a later page (`LoadedPages.merge`).
+    mutating func mergePage(at position: Int, with page: LoadedPage, refreshed: Set<Int> = []) {
+        pages.merge(page, at: position, refreshed: refreshed)
+        refreshIndex()
+    }
+
     /// Sets the filter (nil: none).
     mutating func setFilter(_ filter: FilterState?) {
         self.filter = filter
