@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 import RiffleTUI
 
 /// The browser's run loop: one thread owns the terminal and the state; effects run as tasks and post

@@ -1,4 +1,5 @@
 import RiffleKit
+import RiffleReading
 import Synchronization
 
 /// The reading log's work, one job after another in the order asked (a mark is never overtaken by

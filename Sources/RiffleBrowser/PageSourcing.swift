@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 import RiffleTUI
 
 /// Where the browser's pages come from: what the run loop needs of `PageLoader`.

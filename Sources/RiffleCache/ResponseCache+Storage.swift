@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 
 extension ResponseCache {
     /// Memory, then disk. An entry stored for other `Vary` header values is a miss.

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 
 /// RiffleKit's response cache: a memory LRU in front of an SQLite-indexed disk tier, RFC 9111
 /// freshness and revalidation, stale-if-error, and one transfer for identical concurrent requests.

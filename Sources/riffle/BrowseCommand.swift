@@ -3,6 +3,7 @@ import Foundation
 import NcursesTerminal
 import RiffleBrowser
 import RiffleKit
+import RiffleReading
 
 /// `riffle [FEED]`: the interactive browser.
 enum BrowseCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// `riffle cache path|info|clear [FEED...]`: where the cache is, what it holds, and emptying it.
 ///
@@ -30,7 +31,9 @@ enum CacheCommand {
                 let ids = try Set(rest.map { argument throws(Arguments.UsageError) in try feedID(argument, stored: feeds) })
                 feeds = feeds.filter { ids.contains($0.id) }
             }
-            print(json ? jsonInfo(root: root, feeds: feeds) : textInfo(root: root, feeds: feeds), terminator: "")
+            let reading = await readingUsage(root)
+            print(json ? jsonInfo(root: root, feeds: feeds, reading: reading) : textInfo(root: root, feeds: feeds, reading: reading),
+                  terminator: "")
         case "clear":
             let root = try CacheLocation.checked(arguments, create: false)
             if rest.isEmpty { return try await clearEverything(root: root, confirmed: arguments.flags.contains("--yes")) }
@@ -128,8 +131,28 @@ enum CacheCommand {
         "\(usage.id) (\(count(usage.pages, "page")), \(CacheInventory.humanSize(usage.bytes)))" + (usage.url.map { " " + TerminalSafe.text($0) } ?? "")
     }
 
-    static func textInfo(root: URL, feeds: [CacheInventory.FeedUsage]) -> String {
-        var text = "cache: \(TerminalSafe.text(root.path))\n"
+    /// What the reading log in `root` holds, or why it cannot say; nil when there is none (none is made).
+    static func readingUsage(_ root: URL) async -> Result<ReadingLog.Usage, ReadingLog.Failure>? {
+        do throws(ReadingLog.Failure) {
+            return try await ReadingLog(cacheDirectory: root).usage().map { .success($0) }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `reading log: 1.2 MB of 50 MB, 3 items (kept by cache clear)`.
+    static func readingLine(_ reading: Result<ReadingLog.Usage, ReadingLog.Failure>?) -> String {
+        switch reading {
+        case nil: return "reading log: none yet\n"
+        case .failure(let failure): return "reading log: \(TerminalSafe.text(failure.description))\n"
+        case .success(let usage):
+            return "reading log: \(CacheInventory.humanSize(usage.bytes)) of \(CacheInventory.humanSize(usage.sizeLimit)), "
+                + "\(count(usage.items, "item")) (kept by cache clear)\n"
+        }
+    }
+
+    static func textInfo(root: URL, feeds: [CacheInventory.FeedUsage], reading: Result<ReadingLog.Usage, ReadingLog.Failure>? = nil) -> String {
+        var text = "cache: \(TerminalSafe.text(root.path))\n" + readingLine(reading)
         guard !feeds.isEmpty else { return text + "no cached feeds\n" }
         let width = feeds.map { CacheInventory.humanSize($0.bytes).count }.max() ?? 0
         for feed in feeds {
@@ -141,8 +164,13 @@ enum CacheCommand {
         return text + "total: \(CacheInventory.humanSize(total)) in \(count(pages, "page")) of \(count(feeds.count, "feed"))\n"
     }
 
-    static func jsonInfo(root: URL, feeds: [CacheInventory.FeedUsage]) -> String {
+    static func jsonInfo(root: URL, feeds: [CacheInventory.FeedUsage], reading: Result<ReadingLog.Usage, ReadingLog.Failure>? = nil) -> String {
         var text = "{\"path\":" + TerminalSafe.jsonString(root.path)
+        switch reading {
+        case nil: text += ",\"reading\":null"
+        case .failure(let failure): text += ",\"reading\":{\"error\":" + TerminalSafe.jsonString(failure.description) + "}"
+        case .success(let usage): text += ",\"reading\":{\"bytes\":\(usage.bytes),\"limit\":\(usage.sizeLimit),\"items\":\(usage.items)}"
+        }
         text += ",\"bytes\":\(feeds.reduce(0) { $0 + $1.bytes }),\"pages\":\(feeds.reduce(0) { $0 + $1.pages }),\"feeds\":["
         for (i, feed) in feeds.enumerated() {
             if i > 0 { text += "," }

@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import RiffleBrowser
 import RiffleKit
+import RiffleReading
 import RiffleTUI
 import Synchronization
 

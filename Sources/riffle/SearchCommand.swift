@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// `riffle search WORDS [--feed NAME]`: the items the browser has listed, in every feed or one,
 /// whose title, author, text or feed name hold every word (or a word starting so), from the reading

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleStorage
 import Testing
 @testable import RiffleKit
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import RiffleTestSupport
 import Synchronization
+import RiffleStorage
 import Testing
 @testable import RiffleCache
 @testable import RiffleKit

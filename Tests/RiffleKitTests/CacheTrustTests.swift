@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import RiffleTestSupport
+import RiffleStorage
 import Testing
 @testable import RiffleCache
 @testable import RiffleKit

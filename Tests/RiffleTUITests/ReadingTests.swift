@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 import Testing
 @testable import RiffleTUI
 

@@ -1,4 +1,6 @@
 import Foundation
+import RiffleKit
+import RiffleReading
 import Testing
 
 @Suite("riffle cache: path, info and clear")
@@ -22,6 +24,24 @@ struct CacheCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("no cached feeds\n"))
         #expect(try cache(fixture, ["info", "--json"]).stdout.contains("\"pages\":0,\"feeds\":[]"))
+    }
+
+    @Test func infoReportsTheReadingLogAgainstItsLimitWithoutMakingOne() async throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        // With no log, info says so and makes none
+        #expect(try cache(fixture, ["info"]).stdout.contains("reading log: none yet\n"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.cache.appendingPathComponent("reading.sqlite").path))
+        // With items filed, it gives their count, the bytes on disk and the limit
+        let log = ReadingLog(cacheDirectory: fixture.cache)
+        let items = (1...3).map { Item(id: "\($0)", title: "item \($0)", details: [], url: nil, createdAt: nil, fields: .null) }
+        try await log.record(items, feed: ReadingLog.FeedRef(id: "f", name: "f", title: "f"))
+        let text = try cache(fixture, ["info"]).stdout
+        #expect(text.contains("reading log: ") && text.contains("of 50.0 MB, 3 items (kept by cache clear)"), "\(text)")
+        let json = try cache(fixture, ["info", "--json"]).stdout
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let reading = try #require(object["reading"] as? [String: Any])
+        #expect(reading["items"] as? Int == 3 && reading["limit"] as? Int == 50_000_000 && (reading["bytes"] as? Int ?? 0) > 0)
     }
 
     @Test func infoCountsPagesAndBytesPerFeed() throws {

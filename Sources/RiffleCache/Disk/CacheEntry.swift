@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 
 /// One stored response with what the index knows about it.
 package struct CacheEntry: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 
 /// A file inside the cache folder, in one of the two shapes the cache keeps:
 /// `responses/<key>-<nonce>.body` (a body the cache named) or `<folder>/<owner>/<name>` (a body its
@@ -58,21 +59,10 @@ package struct CachePath: Hashable, Sendable, CustomStringConvertible {
         return (bytes[0..<64] + bytes[65..<73]).allSatisfy(Self.isLowerHex)
     }
 
-    /// The temporary name a new version of `name` is written under before it is renamed over it:
-    /// `.<name>.<pid>.<random>.tmp`. The process id lets a later run tell a write in progress
-    /// from one a crash left behind.
-    static func temporaryName(for name: String) -> String {
-        ".\(name).\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
-    }
-
-    /// The writer's process id when `entry` is a temporary file of the cache's (for a named file or
-    /// a body name), else nil.
+    /// The writer's process id when `entry` is a temporary file of the cache's
+    /// (`CacheFolder.temporaryName(for:)` of a named file or a body name), else nil.
     static func temporaryWriter(_ entry: String) -> pid_t? {
-        guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
-        let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
-              parts[parts.count - 1].utf8.allSatisfy(isLowerHex) else { return nil }
-        let final = parts.dropLast(2).joined(separator: ".")
+        guard let (pid, final) = CacheFolder.temporaryWriter(entry) else { return nil }
         return isNamedFile(final) || isBodyName(final) ? pid : nil
     }
 
@@ -85,4 +75,39 @@ package struct CachePath: Hashable, Sendable, CustomStringConvertible {
 
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
+extension CacheFolder {
+    /// The bytes of the file at `path` (see `read(_:_:size:fileID:)`).
+    func read(_ path: CachePath, size: Int, fileID: UInt64?) -> Read {
+        read(path.folders, path.name, size: size, fileID: fileID)
+    }
+
+    /// Writes `data` beside `path` under a temporary name, to be committed in place.
+    func prepare(_ data: Data, for path: CachePath) throws(RiffleError) -> PendingFile {
+        do { return try prepare(data, folders: path.folders, name: path.name) } catch { throw RiffleError(error) }
+    }
+
+    /// Deletes the file at `path` when it is a regular file.
+    func remove(_ path: CachePath) {
+        remove(path.folders, path.name)
+    }
+
+    /// `folders` under the root (see `open(_:create:)`), failing as the cache does.
+    func opened(_ folders: [String], create: Bool) throws(RiffleError) -> Folder {
+        do { return try open(folders, create: create) } catch { throw RiffleError(error) }
+    }
+}
+
+extension RiffleError {
+    /// A storage failure as the cache reports it.
+    init(_ error: StorageError) {
+        self = .storage(path: error.path, reason: error.reason)
+    }
+
+    /// The reason of a `storage` error (its description otherwise).
+    var reasonText: String {
+        if case .storage(_, let reason) = self { return reason }
+        return description
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,66 +45,20 @@ extension DiskCache {
 
     /// Opens the index file in `responses`, read-write when possible, else for reading (a read-only
     /// cache still answers), else as an immutable file (no lock at all: a folder where even the
-    /// `-shm` file cannot be made). Creates it (0600) when `create`; tightens an older one's mode.
+    /// `-shm` file cannot be made). Creates it (0600, before SQLite opens it) when `create`; tightens
+    /// an older one's mode; with `check`, replaces a damaged one (`SQLiteFile`).
     static func connect(_ responses: CacheFolder.Folder, create: Bool, check: Bool,
                         log: @Sendable (String) -> Void) throws(RiffleError) -> (SQLiteDatabase, writable: Bool) {
-        let path = responses.path + "/" + indexName
-        try prepareIndexFile(responses, create: create)
-        var lastError: SQLiteError?
-        for access in [SQLiteDatabase.Access.readWrite, .readOnly, .immutable] {
-            do throws(SQLiteError) {
-                let database = try SQLiteDatabase(path: path, access: access)
-                if access == .readWrite && database.isReadOnly { continue }
-                if check {
-                    let result = try database.execute("PRAGMA quick_check").first?.first?.text ?? "ok"
-                    guard result == "ok" else { throw SQLiteError.corruption(result) }
-                }
-                let writable = !database.isReadOnly
-                try upgrade(database, writable: writable, responses: responses)
-                return (database, writable)
-            } catch where error.corrupt && access == .readWrite && check {
-                log("cache index \(path) is damaged (\(error.message)); starting a new one")
-                for suffix in ["", "-wal", "-shm"] { unlinkat(responses.fd, indexName + suffix, 0) }
-                try prepareIndexFile(responses, create: true)
-                do throws(SQLiteError) {
-                    let database = try SQLiteDatabase(path: path, access: .readWrite)
-                    try upgrade(database, writable: true, responses: responses)
-                    return (database, true)
-                } catch {
-                    throw .storage(path: path, reason: error.plainReason)
-                }
-            } catch {
-                // Read-only, busy or otherwise unusable this way: the next way may work.
-                lastError = error
-            }
-        }
-        throw .storage(path: path, reason: lastError?.plainReason ?? "cannot be opened")
-    }
-
-    /// Makes the index file (0600) when missing and `create`; an existing one must be a regular file,
-    /// and one an older Riffle left readable by others (0644) becomes private (0600), with its
-    /// `-wal`/`-shm`.
-    /// SQLite gives new `-wal`/`-shm` files the database file's mode.
-    private static func prepareIndexFile(_ responses: CacheFolder.Folder, create: Bool) throws(RiffleError) {
-        let path = responses.path + "/" + indexName
-        var info = stat()
-        guard fstatat(responses.fd, indexName, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            let code = errno
-            guard code == ENOENT, create else { throw CacheFolder.failure(path, code) }
-            let fd = openat(responses.fd, indexName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 || errno == EEXIST else { throw CacheFolder.failure(path, errno) }
-            if fd >= 0 { close(fd) }
-            return
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .storage(path: path, reason: "not a regular file") }
-        guard info.st_mode & 0o077 != 0, info.st_uid == geteuid() else { return }
-        for suffix in ["", "-wal", "-shm"] {
-            let fd = openat(responses.fd, indexName + suffix, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-            guard fd >= 0 else { continue }
-            var file = stat()
-            // Only bits are taken away: a file its owner made read-only stays read-only.
-            if fstat(fd, &file) == 0, file.st_mode & S_IFMT == S_IFREG { fchmod(fd, file.st_mode & 0o700) }
-            close(fd)
+        let file = SQLiteFile(indexName, in: responses)
+        do {
+            let database = try file.open(accesses: [.readWrite, .readOnly, .immutable], create: create, check: check, replaceDamaged: check,
+                                         damaged: { log("cache index \(file.path) is damaged (\($0.message)); starting a new one") },
+                                         setUp: { database throws(SQLiteError) in
+                                             try upgrade(database, writable: !database.isReadOnly, responses: responses)
+                                         })
+            return (database, !database.isReadOnly)
+        } catch {
+            throw RiffleError(error)
         }
     }
 

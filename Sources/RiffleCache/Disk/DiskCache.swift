@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleStorage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,7 @@ package final class DiskCache {
         self.inlineLimit = inlineLimit
         self.log = log
         checks = check
-        let responses = try folder.open(["responses"], create: create)
+        let responses = try folder.opened(["responses"], create: create)
         indexPath = responses.path + "/" + Self.indexName
         (database, writable) = try Self.connect(responses, create: create, check: check, log: log)
         if writable && create { sweepTemporaryFiles() }
@@ -254,10 +255,10 @@ package final class DiskCache {
     /// is not the cache's to replace.
     private static func checkPlace(_ file: PendingFile) throws(RiffleError) {
         var info = stat()
-        guard fstatat(file.folder.fd, file.path.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+        guard fstatat(file.folder.fd, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw .storage(path: file.folder.path + "/" + file.path.name, reason: kind == S_IFDIR ? "a folder is in the way" : "something that is not a file is in the way")
+            throw .storage(path: file.folder.path + "/" + file.name, reason: kind == S_IFDIR ? "a folder is in the way" : "something that is not a file is in the way")
         }
     }
 
@@ -309,6 +310,8 @@ package final class DiskCache {
             throw .storage(path: indexPath, reason: error.plainReason)
         } catch let error as RiffleError {
             throw error
+        } catch let error as StorageError {
+            throw RiffleError(error)
         } catch {
             throw .storage(path: indexPath, reason: "\(error)")
         }

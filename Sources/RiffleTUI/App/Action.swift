@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// Something that happened: the input of `App.update`.
 package enum Action: Sendable, Equatable {

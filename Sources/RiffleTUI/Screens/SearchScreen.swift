@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// What a search of everything seen found (`S`), from every feed, in the reading log's order: j and k
 /// move, Enter shows a match, the item commands that need no feed (open, copy) act on it.

@@ -1,33 +1,35 @@
 import Foundation
+import RiffleKit
+import RiffleStorage
 
 extension ReadingLog {
     /// One item that matched a search.
-    public struct Match: Sendable, Equatable {
+    package struct Match: Sendable, Equatable {
         /// The feed it was listed in: its `Feed.id` and its name.
-        public var feedID: String
+        package var feedID: String
         /// The feed's name.
-        public var feedTitle: String
+        package var feedTitle: String
         /// The item's key in the log.
-        public var key: String
+        package var key: String
         /// The item's title.
-        public var title: String
+        package var title: String
         /// The item's author, when it has one.
-        public var author: String?
+        package var author: String?
         /// The item's text, plain, as filed (cut to `Configuration.textLimit`).
-        public var text: String
+        package var text: String
         /// The item's link, when it has one.
-        public var link: String?
+        package var link: String?
         /// The item's id, when it has one.
-        public var id: String?
+        package var id: String?
         /// The item's own time, when it has one.
-        public var createdAt: Date?
+        package var createdAt: Date?
         /// When Riffle first listed it.
-        public var listedAt: Date
+        package var listedAt: Date
         /// When it was seen; nil while unseen.
-        public var seenAt: Date?
+        package var seenAt: Date?
 
         /// A match with these parts.
-        public init(feedID: String, feedTitle: String, key: String, title: String, author: String?, text: String,
+        package init(feedID: String, feedTitle: String, key: String, title: String, author: String?, text: String,
                     link: String?, id: String?, createdAt: Date?, listedAt: Date, seenAt: Date?) {
             self.feedID = feedID
             self.feedTitle = feedTitle
@@ -50,7 +52,7 @@ extension ReadingLog {
     ///   - feed: only this feed: its name (`Feed.name`) or id.
     ///   - limit: at most this many.
     /// - Returns: nothing when `words` has no word, or when nothing was ever filed (no file is made).
-    public func search(_ words: String, feed: String? = nil, limit: Int = 100) throws(Failure) -> [Match] {
+    package func search(_ words: String, feed: String? = nil, limit: Int = 100) throws(Failure) -> [Match] {
         guard let query = Self.matchExpression(words), FileManager.default.fileExists(atPath: path) else { return [] }
         var sql = """
             SELECT items.feed, items.feed_name, items.key, items.title, items.author, items.body, items.link, items.item_id,

@@ -2,7 +2,9 @@ import Foundation
 import RiffleTestSupport
 import Synchronization
 import Testing
-@testable import RiffleKit
+@testable import RiffleReading
+import RiffleKit
+import RiffleStorage
 
 @Suite("ReadingLog: seen state and search over everything listed")
 struct ReadingLogTests {
@@ -124,6 +126,75 @@ struct ReadingLogTests {
         let next = ReadingLog(cacheDirectory: folder.url, configuration: configuration)
         #expect(try await next.seenKeys(feed: Self.hn.id) == ["id:3", "id:4", "id:5"])
         #expect(try await next.search("item").count == 3)
+    }
+
+    @Test func theLogStaysUnderItsSizeLimitWhileTenThousandPagesArrive() async throws {
+        // Given a log limited to 4 MB
+        let folder = Folder()
+        let clock = CacheTestClock()
+        var configuration = ReadingLog.Configuration()
+        configuration.sizeLimit = 4 * 1024 * 1024
+        let log = ReadingLog(cacheDirectory: folder.url, configuration: configuration, clock: clock.closure)
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 100)  // 2.7 KB, cut to the text limit
+        var largest = 0
+        // When 10,000 pages of two items arrive (over 50 MB of titles and texts sent), with an enormous title now and then
+        for page in 1...10_000 {
+            let items = (1...2).map { n in
+                Self.item("\(page)-\(n)", page % 1_000 == 0 ? String(repeating: "t", count: 1_000_000) : "item \(page) \(n) headline",
+                          fields: ["story_text": .string((page == 1 ? "oldest " : "page\(page) ") + text)])
+            }
+            try await log.record(items, feed: Self.hn)
+            clock.advance(1)
+            if page % 50 == 0 { largest = max(largest, ReadingLog.bytesOnDisk(log.path)) }
+        }
+        // Then the file (with its -wal) never passed the limit, the newest pages are searchable and the oldest went
+        #expect(largest <= configuration.sizeLimit, "\(largest) bytes")
+        #expect(try await log.search("page10000").count == 2)
+        #expect(try await log.search("oldest").isEmpty)
+        let usage = try #require(try await log.usage())
+        #expect(usage.bytes <= configuration.sizeLimit && usage.items > 100 && usage.sizeLimit == configuration.sizeLimit)
+        // And a text is kept as a bounded prefix
+        #expect(try await log.search("page10000").first?.text.count == configuration.textLimit)
+    }
+
+    @Test func theLogAndItsWALAndSHMAreOwnerOnlyInACacheFolderOthersCanRead() async throws {
+        // Given a --cache-dir the user made readable by others
+        let folder = Folder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        // When items are filed (the log's -wal and -shm exist while it is open)
+        let log = ReadingLog(cacheDirectory: folder.url)
+        try await log.record([Self.item("1", "a private title")], feed: Self.hn, seen: true)
+        // Then none of its files can be read by another user
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: log.path + suffix)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "reading.sqlite\(suffix)")
+        }
+    }
+
+    @Test func aFolderPlantedWhereTheDamagedLogsSHMWouldBeSurvives() async throws {
+        // Given a damaged log and a folder of the user's named like its -shm, holding a folder and a file
+        let folder = Folder()
+        let inside = folder.url.appendingPathComponent("reading.sqlite-shm/kept")
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: inside.appendingPathComponent("notes.txt"))
+        try Data(repeating: 0x41, count: 8192).write(to: folder.url.appendingPathComponent("reading.sqlite"))
+        let log = ReadingLog(cacheDirectory: folder.url)
+        // When items are filed
+        await #expect {
+            try await log.record([Self.item("1", "title")], feed: Self.hn)
+        } throws: { error in
+            // Then the log is off, saying why
+            "\(error)".contains("reading.sqlite-shm") && "\(error)".contains("left alone")
+        }
+        // And the folder and what it holds are still there
+        #expect(try String(contentsOf: inside.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes")
+    }
+
+    @Test func anEnormousLinkOrIdKeepsASmallKey() {
+        let long = "https://a.example/" + String(repeating: "x", count: 10_000)
+        #expect(Self.item(nil, "t", url: long).readingKey.utf8.count < 64)
+        #expect(Self.item(long, "t").readingKey.utf8.count < 64)
+        #expect(Self.item(long, "t").readingKey != Self.item(long + "y", "t").readingKey)
     }
 
     @Test func feedsOpenedAreListedMostRecentFirst() async throws {

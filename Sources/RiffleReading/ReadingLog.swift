@@ -1,13 +1,21 @@
 import Foundation
+import RiffleKit
+import RiffleStorage
 
 /// What Riffle remembers of the items it has listed, feed by feed: whether each was seen, and its
 /// text for search. One SQLite file in the cache folder (`reading.sqlite`, WAL), apart from the
 /// pages, so it outlives their eviction and `riffle cache clear`.
 ///
+/// The log has a size limit like the page cache's (`Configuration.sizeLimit`, 50 MB by default):
+/// each item keeps a bounded prefix of its text, title, author and link, and past the limit the
+/// items listed longest ago go first, with their seen state. The file is created 0600 before it is
+/// opened, so its `-wal`/`-shm` are too (`SQLiteFile`).
+///
 /// The database is opened on first use, not when the log is made: a browser makes its log before
 /// the first frame and uses it after. Every failure leaves the log empty rather than stopping the
 /// browser; a file that is not a database is logged and replaced by an empty one, as the cache's
-/// index is.
+/// index is, and only when its files are regular files (anything else there is left alone, and the
+/// log says so and stays off).
 ///
 /// ```swift
 /// let cache = FileManager.default.temporaryDirectory.appending(path: "riffle-example")
@@ -19,31 +27,34 @@ import Foundation
 /// let seen = try await log.seenKeys(feed: hn.id)            // ["id:42"]
 /// let hits = try await log.search("swift concurrency")    // over every feed
 /// ```
-public actor ReadingLog {
+package actor ReadingLog {
     /// How a log behaves.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
+        /// Bytes the log's file may take on disk (with its `-wal`), 50 MB by default. Past three fifths
+        /// of it in use, the items listed longest ago go until two fifths are.
+        package var sizeLimit = 50_000_000
         /// Items kept; past this the ones listed longest ago go first (their seen state with them).
-        public var maxItems = 100_000
+        package var maxItems = 100_000
         /// Characters of an item's text kept for search.
-        public var textLimit = 2_000
+        package var textLimit = 2_000
         /// Told about events worth a log line (a damaged file replaced).
-        public var log: @Sendable (String) -> Void = { _ in }
+        package var log: @Sendable (String) -> Void = { _ in }
 
         /// The defaults: see each property.
-        public init() {}
+        package init() {}
     }
 
     /// A feed as the log knows it.
-    public struct FeedRef: Sendable, Hashable {
+    package struct FeedRef: Sendable, Hashable {
         /// `Feed.id`: where its items are filed.
-        public var id: String
+        package var id: String
         /// How it is opened again: a preset or feeds-file name (`hn`, `github:apple/swift`) or a URL template.
-        public var name: String
+        package var name: String
         /// What the browser calls it (`Feed.name`); search results and `--feed` use it too.
-        public var title: String
+        package var title: String
 
         /// A feed with these parts.
-        public init(id: String, name: String, title: String) {
+        package init(id: String, name: String, title: String) {
             self.id = id
             self.name = name
             self.title = title
@@ -51,26 +62,42 @@ public actor ReadingLog {
     }
 
     /// Why the log could not answer; one line.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// What went wrong, in one line.
-        public var description: String
+        package var description: String
     }
 
+    /// What the log holds, for `riffle cache info`.
+    package struct Usage: Sendable, Equatable {
+        /// Bytes of the file and its `-wal` on disk.
+        package var bytes: Int
+        /// Items filed.
+        package var items: Int
+        /// `Configuration.sizeLimit`.
+        package var sizeLimit: Int
+    }
+
+    /// The file's name in the cache folder.
+    package static let fileName = "reading.sqlite"
+
     /// The database file.
-    public nonisolated let path: String
+    package nonisolated let path: String
+    let directory: URL
     let configuration: Configuration
     let clock: @Sendable () -> Date
     private var database: SQLiteDatabase?
+    private var file: SQLiteFile?
 
     /// A log in `cacheDirectory` (the file is `reading.sqlite` there); nothing is opened yet.
-    public init(cacheDirectory: URL, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
-        path = cacheDirectory.appendingPathComponent("reading.sqlite").path
+    package init(cacheDirectory: URL, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
+        directory = cacheDirectory
+        path = cacheDirectory.appendingPathComponent(Self.fileName).path
         self.configuration = configuration
         self.clock = clock
     }
 
     /// The keys (`Item.readingKey`) of the feed's items that were seen.
-    public func seenKeys(feed: String) throws(Failure) -> Set<String> {
+    package func seenKeys(feed: String) throws(Failure) -> Set<String> {
         let rows = try run { db throws(SQLiteError) in
             try db.execute("SELECT key FROM items WHERE feed = ? AND seen IS NOT NULL", [.text(feed)])
         }
@@ -79,11 +106,12 @@ public actor ReadingLog {
 
     /// Files `items` under `feed` with their text for search: new ones as listed now, known ones
     /// updated when their text changed. With `seen`, also marks them seen (keeping the first time) or
-    /// unseen.
-    public func record(_ items: [Item], feed: FeedRef, seen: Bool? = nil) throws(Failure) {
+    /// unseen. Past the size limit, the items listed longest ago go.
+    package func record(_ items: [Item], feed: FeedRef, seen: Bool? = nil) throws(Failure) {
         guard !items.isEmpty else { return }
         let now = clock().timeIntervalSince1970
         let entries = items.map { Entry($0, textLimit: configuration.textLimit) }
+        let feedTitle = Entry.cut(feed.title, to: Entry.nameLimit)
         try run { db throws(SQLiteError) in
             try db.writing { () throws(SQLiteError) in
                 for entry in entries {
@@ -95,7 +123,7 @@ public actor ReadingLog {
                             created = excluded.created
                         WHERE feed_name IS NOT excluded.feed_name OR title IS NOT excluded.title OR author IS NOT excluded.author
                             OR body IS NOT excluded.body OR link IS NOT excluded.link OR created IS NOT excluded.created
-                        """, [.text(feed.id), .text(entry.key), .text(feed.title), .text(entry.title), .text(entry.author),
+                        """, [.text(feed.id), .text(entry.key), .text(feedTitle), .text(entry.title), .text(entry.author),
                               .text(entry.text), entry.link.map(SQLiteValue.text) ?? .null, entry.id.map(SQLiteValue.text) ?? .null,
                               entry.created.map(SQLiteValue.real) ?? .null, .real(now)])
                     switch seen {
@@ -109,6 +137,21 @@ public actor ReadingLog {
                     }
                 }
             }
+            try trimToLimit(db)
+        }
+    }
+
+    /// The log's size on disk and item count; nil when there is no log (no file is made).
+    package func usage() throws(Failure) -> Usage? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let items = try run { db throws(SQLiteError) in try db.execute("SELECT COUNT(*) FROM items").first?[0].int ?? 0 }
+        return Usage(bytes: Self.bytesOnDisk(path), items: items, sizeLimit: configuration.sizeLimit)
+    }
+
+    /// The file's and its `-wal`'s sizes.
+    static func bytesOnDisk(_ path: String) -> Int {
+        [path, path + "-wal"].reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: name)[.size] as? Int) ?? 0)
         }
     }
 
@@ -120,9 +163,13 @@ public actor ReadingLog {
         do {
             return try body(db)
         } catch {
-            if error.corrupt {
+            if error.corrupt, let file {
                 database = nil
-                replaceDamaged(error)
+                do throws(StorageError) {
+                    database = try file.replace(error, damaged: replacing, setUp: Self.setUp)
+                } catch {
+                    configuration.log("reading log \(error)")
+                }
             }
             throw Failure(description: "reading log \(path): \(error)")
         }
@@ -130,47 +177,71 @@ public actor ReadingLog {
 
     private func opened() throws(Failure) -> SQLiteDatabase {
         if let database { return database }
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try CacheFolder.makeFolder(URL(fileURLWithPath: folder, isDirectory: true))
+        do throws(StorageError) {
+            let folder = try CacheFolder(root: directory).open([], create: true)
+            let file = SQLiteFile(Self.fileName, in: folder)
+            self.file = file
+            let db = try file.open(accesses: [.readWrite], create: true, check: true, replaceDamaged: true, damaged: replacing,
+                                   setUp: Self.setUp)
+            database = db
+            prune(db)
+            return db
         } catch {
-            throw Failure(description: "reading log \(path): \(error)")
+            throw Failure(description: "reading log \(error)")
         }
-        do {
-            database = try openChecked()
-        } catch where error.corrupt {
-            replaceDamaged(error)
-            do { database = try openChecked() } catch { throw Failure(description: "reading log \(path): \(error)") }
-        } catch {
-            throw Failure(description: "reading log \(path): \(error)")
-        }
-        prune()
-        return database!
     }
 
-    private func replaceDamaged(_ error: SQLiteError) {
+    private func replacing(_ error: SQLiteError) {
         configuration.log("reading log \(path) is damaged (\(error)); starting a new one")
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    private func openChecked() throws(SQLiteError) -> SQLiteDatabase {
-        let db = try SQLiteDatabase(path: path, access: .readWrite)
-        let check = try db.execute("PRAGMA quick_check").first?.first?.text ?? "ok"
-        guard check == "ok" else { throw SQLiteError.corruption(check) }
-        chmod(path, 0o600)
+    /// The tables, made when missing. The write-ahead log is checkpointed every 256 pages (1 MB)
+    /// rather than SQLite's 1,000, so it stays small beside the size limit.
+    private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
+        try db.execute("PRAGMA wal_autocheckpoint=256")
         try db.writing { () throws(SQLiteError) in
             for statement in Self.schema { try db.execute(statement) }
         }
-        return db
     }
 
     /// Past `maxItems`, the items listed longest ago go (done once, when the file is opened).
-    private func prune() {
-        guard let db = database else { return }
+    private func prune(_ db: SQLiteDatabase) {
         _ = try? db.execute("""
             DELETE FROM items WHERE id IN (SELECT id FROM items ORDER BY listed ASC, id ASC
                 LIMIT MAX(0, (SELECT COUNT(*) FROM items) - ?))
             """, [.int(Int64(configuration.maxItems))])
+        try? trimToLimit(db)
+    }
+
+    /// Bytes of the database's pages in use (its free pages are reused before the file grows).
+    private static func usedBytes(_ db: SQLiteDatabase) throws(SQLiteError) -> Int {
+        let pages = try db.execute("PRAGMA page_count").first?[0].int ?? 0
+        let free = try db.execute("PRAGMA freelist_count").first?[0].int ?? 0
+        let size = try db.execute("PRAGMA page_size").first?[0].int ?? 4096
+        return (pages - free) * size
+    }
+
+    /// When the pages in use pass three fifths of the size limit, the items listed longest ago go, a
+    /// tenth of them at a time, until they are under two fifths; then the full-text index is built
+    /// again from what is left (its deleted entries would otherwise hold their pages until merged)
+    /// and the write-ahead log emptied. The room left is for that rebuild and the `-wal` between
+    /// checkpoints, so the files on disk stay under the limit.
+    private func trimToLimit(_ db: SQLiteDatabase) throws(SQLiteError) {
+        let limit = configuration.sizeLimit
+        guard try Self.usedBytes(db) > limit / 5 * 3 else { return }
+        var rounds = 0
+        while try Self.usedBytes(db) > limit / 5 * 2, rounds < 40 {
+            rounds += 1
+            try db.writing { () throws(SQLiteError) in
+                try db.execute("""
+                    DELETE FROM items WHERE id IN (SELECT id FROM items ORDER BY listed ASC, id ASC
+                        LIMIT MAX(1, (SELECT COUNT(*) FROM items) / 10))
+                    """)
+            }
+            if try db.execute("SELECT COUNT(*) FROM items").first?[0].int == 0 { break }
+        }
+        try db.writing { () throws(SQLiteError) in try db.execute("INSERT INTO items_search (items_search) VALUES ('rebuild')") }
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// The tables: items (their seen state and text), their full-text index (kept by triggers, so

@@ -1,16 +1,18 @@
 import Foundation
+import RiffleKit
+import RiffleStorage
 
 extension ReadingLog {
     /// A feed opened before, as the feed list shows it.
-    public struct RecentFeed: Sendable, Equatable {
+    package struct RecentFeed: Sendable, Equatable {
         /// The feed, as the log knows it.
-        public var feed: FeedRef
+        package var feed: FeedRef
         /// When it was last opened.
-        public var openedAt: Date
+        package var openedAt: Date
     }
 
     /// Notes that `feed` was opened now, so the feed list can offer it again.
-    public func noteOpened(_ feed: FeedRef) throws(Failure) {
+    package func noteOpened(_ feed: FeedRef) throws(Failure) {
         let now = clock().timeIntervalSince1970
         try run { db throws(SQLiteError) in
             try db.execute("""
@@ -21,7 +23,7 @@ extension ReadingLog {
     }
 
     /// The feeds opened before, most recent first; nothing (and no file made) when none was.
-    public func openedFeeds(limit: Int = 50) throws(Failure) -> [RecentFeed] {
+    package func openedFeeds(limit: Int = 50) throws(Failure) -> [RecentFeed] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let rows = try run { db throws(SQLiteError) in
             try db.execute("SELECT id, name, title, opened FROM feeds ORDER BY opened DESC LIMIT ?", [.int(Int64(limit))])

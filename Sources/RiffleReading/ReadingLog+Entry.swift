@@ -1,4 +1,5 @@
 import Foundation
+import RiffleKit
 
 extension ReadingLog {
     /// What is filed for one item: its key and the text search looks at.
@@ -12,14 +13,26 @@ extension ReadingLog {
         var id: String?
         var created: Double?
 
+        /// Characters of a title kept.
+        static let titleLimit = 500
+        /// Characters of an author's or a feed's name kept.
+        static let nameLimit = 200
+        /// Bytes of a link or an id kept whole; a longer one is not kept (a cut link leads elsewhere).
+        static let linkLimit = 4_096
+
         init(_ item: Item, textLimit: Int) {
             key = item.readingKey
-            title = item.title
-            author = item.author ?? ""
+            title = Self.cut(item.title, to: Self.titleLimit)
+            author = Self.cut(item.author ?? "", to: Self.nameLimit)
             text = Self.text(of: item, limit: textLimit)
-            link = item.url
-            id = item.id
+            link = item.url.flatMap { $0.utf8.count <= Self.linkLimit ? $0 : nil }
+            id = item.id.flatMap { $0.utf8.count <= Self.linkLimit ? $0 : nil }
             created = item.createdAt?.timeIntervalSince1970
+        }
+
+        /// `text`'s first `limit` characters.
+        static func cut(_ text: String, to limit: Int) -> String {
+            text.utf8.count <= limit ? text : String(text.prefix(limit))
         }
 
         /// Where items keep their text, in order: HN's `story_text`, Reddit's `selftext`, Lobsters'
@@ -30,7 +43,10 @@ extension ReadingLog {
         static func text(of item: Item, limit: Int) -> String {
             guard case .object(let object) = item.fields else { return "" }
             for key in textKeys {
-                guard let raw = object[key]?.stringValue, !raw.isEmpty else { continue }
+                guard var raw = object[key]?.stringValue, !raw.isEmpty else { continue }
+                // Only a bounded prefix is read: markup and spaces rarely take more than three
+                // quarters of what a text shows.
+                if raw.utf8.count > limit * 4 + 4_096 { raw = String(raw.prefix(limit * 4 + 4_096)) }
                 let plain = HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw)
                 let text = plain.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty, text != item.title else { continue }

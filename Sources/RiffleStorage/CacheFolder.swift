@@ -1,36 +1,41 @@
 import Foundation
-import RiffleHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The cache's files, reached the way a cache that trusts nothing it finds must.
+/// Riffle's files under its cache folder (the response cache's and the reading log's), reached the
+/// way a program that trusts nothing it finds there must.
 ///
 /// - Each folder below the root is opened with `O_NOFOLLOW`, and each file too: a symbolic link is
 ///   never followed, wherever it points. (The root itself may be a link: the user chose it.)
 /// - A file is read only when `fstat` says it is a regular file of the size (and inode) the index
 ///   recorded; the bytes are read from that same descriptor.
-/// - Only regular files with one of the cache's own names (`CachePath`, its temporary files) are
-///   ever deleted, one `unlinkat` each; nothing is removed recursively, and a folder only when empty.
+/// - Only regular files are ever deleted, one `unlinkat` each, and only names their owner claims (the
+///   cache's `CachePath`s and temporary files, an SQLite file and its `-wal`/`-shm`); nothing is
+///   removed recursively, and a folder only when empty.
 /// - New files are written under a temporary name (mode 0600, `O_EXCL`) and renamed over the old
 ///   one, so a reader, another process or what a crash leaves behind sees the old file or the new
 ///   one. There is no `fsync`: the index notices a file that a power cut left otherwise (its row
 ///   records the size and inode), and two syncs a page cost more than parsing it.
 /// - Folders are created with mode 0700.
 ///
-/// Failures are `RiffleError.storage` naming the path, the reason in plain words.
+/// Failures are `StorageError`s naming the path, the reason in plain words.
 package struct CacheFolder: Sendable {
     /// The cache root (`~/.cache/riffle`).
-    let root: URL
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root
+    }
 
     /// Largest body read back: what the transport would accept, with room to spare. A bigger file
     /// is not one the cache wrote.
-    static let readLimit = 1 << 30
+    package static let readLimit = 1 << 30
 
     /// An open folder, closed when the last reference goes.
-    final class Folder {
-        let fd: Int32
-        let path: String
+    package final class Folder {
+        package let fd: Int32
+        package let path: String
         init(fd: Int32, path: String) {
             self.fd = fd
             self.path = path
@@ -39,7 +44,7 @@ package struct CacheFolder: Sendable {
     }
 
     /// What reading a file found.
-    enum Read {
+    package enum Read {
         case data(Data, fileID: UInt64)
         /// Nothing there.
         case missing
@@ -49,7 +54,7 @@ package struct CacheFolder: Sendable {
 
     /// `folders` under the root, each opened without following links; created (0700) when missing
     /// and `create` is set. With `create` the root is made too.
-    func open(_ folders: [String], create: Bool) throws(RiffleError) -> Folder {
+    package func open(_ folders: [String], create: Bool) throws(StorageError) -> Folder {
         if create { try Self.makeFolder(root) }
         switch openFolder(folders, create: create) {
         case .success(let folder): return folder
@@ -82,15 +87,15 @@ package struct CacheFolder: Sendable {
         return .success(Folder(fd: current, path: path))
     }
 
-    /// The bytes of `path` when it is a regular file of `size` bytes (and inode `fileID`, when the
-    /// index knows it).
-    func read(_ path: CachePath, size: Int, fileID: UInt64?) -> Read {
+    /// The bytes of `name` in `folders` when it is a regular file of `size` bytes (and inode
+    /// `fileID`, when the index knows it).
+    package func read(_ folders: [String], _ name: String, size: Int, fileID: UInt64?) -> Read {
         let folder: Folder
-        switch openFolder(path.folders, create: false) {
+        switch openFolder(folders, create: false) {
         case .success(let opened): folder = opened
         case .failure(let failure): return failure.code == ENOENT ? .missing : .damaged("\(failure.path): \(Self.reason(failure.code))")
         }
-        let fd = openat(folder.fd, path.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             return code == ENOENT ? .missing : .damaged(Self.reason(code))
@@ -102,7 +107,7 @@ package struct CacheFolder: Sendable {
         let fileID = fileID ?? UInt64(info.st_ino)
         guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
         guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
-        guard size <= Self.readLimit else { return .damaged("over \(RiffleError.size(Self.readLimit))") }
+        guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
         var data = Data(count: size)
         let complete = data.withUnsafeMutableBytes { raw -> Bool in
             var offset = 0
@@ -117,13 +122,13 @@ package struct CacheFolder: Sendable {
         return complete ? .data(data, fileID: fileID) : .damaged("shorter than the index says")
     }
 
-    /// Writes `data` under a temporary name beside `path` (creating its folders); `PendingFile.commit`
-    /// renames it into place.
-    func prepare(_ data: Data, for path: CachePath) throws(RiffleError) -> PendingFile {
-        let folder = try open(path.folders, create: true)
-        let temporary = CachePath.temporaryName(for: path.name)
+    /// Writes `data` under a temporary name (`temporaryName(for:)`) beside `name` in `folders`
+    /// (creating them); `PendingFile.commit` renames it into place.
+    package func prepare(_ data: Data, folders: [String], name: String) throws(StorageError) -> PendingFile {
+        let folder = try open(folders, create: true)
+        let temporary = Self.temporaryName(for: name)
         let fd = openat(folder.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.failure(folder.path + "/" + path.name, errno) }
+        guard fd >= 0 else { throw Self.failure(folder.path + "/" + name, errno) }
         var code: Int32 = 0
         data.withUnsafeBytes { raw in
             var offset = 0
@@ -142,27 +147,45 @@ package struct CacheFolder: Sendable {
         if close(fd) != 0, code == 0 { code = errno }
         guard code == 0 else {
             unlinkat(folder.fd, temporary, 0)
-            throw Self.failure(folder.path + "/" + path.name, code)
+            throw Self.failure(folder.path + "/" + name, code)
         }
-        return PendingFile(folder: folder, temporary: temporary, path: path, fileID: UInt64(info.st_ino))
+        return PendingFile(folder: folder, temporary: temporary, name: name, fileID: UInt64(info.st_ino))
     }
 
-    /// Deletes `path` when it is a regular file; anything else found there (a folder, a link) stays.
-    func remove(_ path: CachePath) {
-        guard let folder = try? open(path.folders, create: false) else { return }
-        Self.unlinkRegularFile(path.name, in: folder)
+    /// Deletes `name` in `folders` when it is a regular file; anything else found there (a folder, a
+    /// link) stays.
+    package func remove(_ folders: [String], _ name: String) {
+        guard let folder = try? open(folders, create: false) else { return }
+        Self.unlinkRegularFile(name, in: folder)
+    }
+
+    /// The temporary name a new version of `name` is written under before it is renamed over it:
+    /// `.<name>.<pid>.<random>.tmp`. The process id lets a later run tell a write in progress
+    /// from one a crash left behind.
+    package static func temporaryName(for name: String) -> String {
+        ".\(name).\(getpid()).\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
+    }
+
+    /// The writer's process id and the final name when `entry` is a temporary file
+    /// (`temporaryName(for:)`), else nil.
+    package static func temporaryWriter(_ entry: String) -> (pid: pid_t, name: String)? {
+        guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
+        let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
+              parts[parts.count - 1].utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        return (pid, parts.dropLast(2).joined(separator: "."))
     }
 
     /// Deletes `name` in `folder` when it is a regular file.
     @discardableResult
-    static func unlinkRegularFile(_ name: String, in folder: Folder) -> Bool {
+    package static func unlinkRegularFile(_ name: String, in folder: Folder) -> Bool {
         var info = stat()
         guard fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         return unlinkat(folder.fd, name, 0) == 0
     }
 
     /// The names in `folder` with their type and size, without following links.
-    static func entries(of folder: Folder) -> [(name: String, isFile: Bool, isFolder: Bool, size: Int, modified: Date)] {
+    package static func entries(of folder: Folder) -> [(name: String, isFile: Bool, isFolder: Bool, size: Int, modified: Date)] {
         let copy = dup(folder.fd)
         guard copy >= 0, let directory = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -185,7 +208,7 @@ package struct CacheFolder: Sendable {
     }
 
     /// Creates `url` and its missing parents, mode 0700.
-    package static func makeFolder(_ url: URL) throws(RiffleError) {
+    package static func makeFolder(_ url: URL) throws(StorageError) {
         var missing: [String] = []
         var path = url.path
         var info = stat()
@@ -194,18 +217,18 @@ package struct CacheFolder: Sendable {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .storage(path: path, reason: "not a folder") }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw StorageError(path: path, reason: "not a folder") }
         for path in missing.reversed() where mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw failure(path, errno)
         }
     }
 
-    static func failure(_ path: String, _ code: Int32) -> RiffleError {
-        .storage(path: path, reason: reason(code))
+    package static func failure(_ path: String, _ code: Int32) -> StorageError {
+        StorageError(path: path, reason: reason(code))
     }
 
     /// `errno` in words, with the cases a tampered folder gives said plainly.
-    static func reason(_ code: Int32) -> String {
+    package static func reason(_ code: Int32) -> String {
         switch code {
         case ELOOP: "a symbolic link (never followed)"
         case ENOTDIR: "not a folder"
@@ -217,31 +240,32 @@ package struct CacheFolder: Sendable {
 
 /// A new file's bytes, written under a temporary name until `commit` renames it over the target.
 /// Its folder stays open, so the rename happens where the bytes were written.
-final class PendingFile {
-    let folder: CacheFolder.Folder
+package final class PendingFile {
+    package let folder: CacheFolder.Folder
     let temporary: String
-    let path: CachePath
-    /// The new file's inode: what the index records, so a reader can tell this file from another.
-    let fileID: UInt64
+    /// The name it takes when committed.
+    package let name: String
+    /// The new file's inode: what an index records, so a reader can tell this file from another.
+    package let fileID: UInt64
     private var done = false
 
-    init(folder: CacheFolder.Folder, temporary: String, path: CachePath, fileID: UInt64) {
+    init(folder: CacheFolder.Folder, temporary: String, name: String, fileID: UInt64) {
         self.folder = folder
         self.temporary = temporary
-        self.path = path
+        self.name = name
         self.fileID = fileID
     }
 
     /// Renames the file into place (over what was there).
-    func commit() throws(RiffleError) {
-        guard renameat(folder.fd, temporary, folder.fd, path.name) == 0 else {
-            throw CacheFolder.failure(folder.path + "/" + path.name, errno)
+    package func commit() throws(StorageError) {
+        guard renameat(folder.fd, temporary, folder.fd, name) == 0 else {
+            throw CacheFolder.failure(folder.path + "/" + name, errno)
         }
         done = true
     }
 
     /// Removes the temporary file, unless it was committed.
-    func discard() {
+    package func discard() {
         guard !done else { return }
         unlinkat(folder.fd, temporary, 0)
         done = true
@@ -250,10 +274,15 @@ final class PendingFile {
     deinit { discard() }
 }
 
-extension RiffleError {
-    /// The reason of a `storage` error (its description otherwise).
-    var reasonText: String {
-        if case .storage(_, let reason) = self { return reason }
-        return description
+/// Why a file or folder under the cache folder could not be used: its path, and the reason in words.
+package struct StorageError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
     }
+
+    package var description: String { "\(path): \(reason)" }
 }
