@@ -162,7 +162,7 @@ extension App {
             guard let k = state.list.pages.position(of: page.number) else { continue }
             var loaded = LoadedPage(page)
             loaded.info = state.list.pages.all[k].info
-            replace(&state, at: k, with: loaded)
+            replace(&state, at: k, with: loaded, merging: false)
         }
         raise(&state, message)
     }
