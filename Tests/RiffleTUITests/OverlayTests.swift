@@ -15,9 +15,9 @@ struct OverlayTests {
         #expect(lines[1] == " ┌─ keys ────────────────────────────────────────────────┐")
         #expect(lines[2] == " │ j ↓ k ↑          move down / up                       │")
         #expect(lines[13] == " │ /                filter (Enter keep, Esc clear)       │")
-        #expect(lines[26] == " │ any key closes                                        │")
-        #expect(lines[27] == " └───────────────────────────────────────────────────────┘")
-        for key in ["n p", "Enter", "v", "Space PgDn PgUp", "o", "c C", "y Y", "m M", "S", "s", "r R", "w", "e", "F", "L", "?", "Esc", "q", "^d ^u"] {
+        #expect(lines[27] == " │ any key closes                                        │")
+        #expect(lines[28] == " └───────────────────────────────────────────────────────┘")
+        for key in ["n p", "Enter", "v", "Space PgDn PgUp", "o", "c C", "y Y", "m M", "S", "s", "r R", "w", "e", "d", "F", "L", "?", "Esc", "q", "^d ^u"] {
             #expect(lines.contains { $0.hasPrefix(" │ \(key) ") }, "help lists \(key)")
         }
     }
@@ -60,24 +60,24 @@ struct OverlayTests {
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
-        // Given the help on a 60x12 screen: 8 of its 23 lines fit
+        // Given the help on a 60x12 screen: 8 of its 24 lines fit
         var state = Fixture.state(size: Size(width: 60, height: 12))
         state.press("?")
         var lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
-        #expect(lines[10] == " │ j k scroll · 1-8 of 23 · other keys close             │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 24 · other keys close             │")
         // When j is pressed three times and ↑ once
         state.press("j"); state.press("j"); state.press(.down); state.press(.up)
         // Then the box shows lines 3-10, and the list under it has not moved
         lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
-        #expect(lines[10] == " │ j k scroll · 3-10 of 23 · other keys close            │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 24 · other keys close            │")
         #expect(state.list.selection == 0)
         // And it stops at the last line
         for _ in 0..<30 { state.press("j") }
         lines = App.view(state).trimmedLines
         #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
-        #expect(state.screens.overlay == .help(scroll: 15))
+        #expect(state.screens.overlay == .help(scroll: 16))
         // When another key is pressed, the help closes and the key does nothing else
         #expect(state.press("q") == [] && state.screens.overlay == nil && !state.shouldQuit)
     }
@@ -88,8 +88,8 @@ struct OverlayTests {
         + [.up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .enter, .escape, .backspace, .tab, .delete]
         + (1...12).map { Key.function($0) }
 
-    /// States a key may act in: the list on page 2 of two, with a kept filter, and an item taller
-    /// than the screen.
+    /// States a key may act in: the list on page 2 of two, with a kept filter, an item taller
+    /// than the screen, and the feed list with a feed of the user's.
     static func statesForKeys() throws -> [AppState] {
         let fields = try JSONParser.parse(Data(("{" + (0..<40).map { #""k\#($0)": "v""# }.joined(separator: ",") + "}").utf8))
         let first = Fixture.page(1, items: [Fixture.item("tall", fields: fields)] + Fixture.items(9))
@@ -99,7 +99,10 @@ struct OverlayTests {
         filtered.press("/"); filtered.press("1"); filtered.press(.enter)
         var detail = list
         detail.press("g"); detail.press(.enter)
-        return [list, filtered, detail]
+        var feeds = list
+        feeds.press("F")
+        feeds.send(.feedsListed([FeedEntry(name: "mine", description: "", origin: .feedsFile)]))
+        return [list, filtered, detail, feeds]
     }
 
     @Test func theHelpListsEveryKeyTheBrowserAnswers() throws {

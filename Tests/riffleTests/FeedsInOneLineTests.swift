@@ -1,5 +1,6 @@
 import Foundation
 import RiffleBrowser
+import RiffleReading
 import RiffleKit
 import RiffleTUI
 import Testing
