@@ -112,7 +112,7 @@ public actor PageLoader {
     /// inspect` prints for page 1); nil when the page is not on disk.
     /// - Throws: the page's `FeedError` when its file no longer reads as a page.
     package nonisolated func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? {
-        guard let stored = storedOnDisk(number) ?? store.stored(number) else { return nil }
+        guard let stored = storedOnDisk(number) ?? store.stored(number, in: cache.reader) else { return nil }
         let document = try ItemExtractor.document(stored.data, stored: true)
         let url = stored.metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1)
         return try ItemExtractor.plan(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url)
