@@ -61,8 +61,7 @@ extension ResponseCache {
         guard FileManager.default.fileExists(atPath: indexPath) else {
             return CacheStatistics(totalSize: 0, entryCount: 0, sizeLimit: configuration.sizeLimit)
         }
-        if let diskStore { return diskStore.statistics() }
-        return try openDisk(create: false).statistics()
+        return try tier.forStatistics().statistics()
     }
 
     /// Empties the cache: every response, every owner's named bodies, and the files of the cache's
@@ -75,7 +74,14 @@ extension ResponseCache {
 
     /// Removes the entries stored under `owner` (`BodyLocation.named`), and their files.
     public func removeAll(owner: String) async throws(RiffleError) {
+        try await removeAll(owner: owner, claims: nil)
+    }
+
+    /// Removes the entries stored under `owner` and their files; in the owner's folders, files no row
+    /// knows go too when `claims` says the name is one the owner writes (a page file, never a user's
+    /// `notes.txt`), and nothing else.
+    package func removeAll(owner: String, claims: (@Sendable (String) -> Bool)?) async throws(RiffleError) {
         let disk = try disk()
-        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(owner: owner) ? true : nil }
+        _ = try await withIndexLock { () throws(RiffleError) -> Bool? in try disk.removeAll(owner: owner, claims: claims) ? true : nil }
     }
 }

@@ -56,11 +56,8 @@ public actor ResponseCache: ResponseCaching {
     var memory: MemoryCache<CacheKey, CacheEntry>
     var flights: [CacheKey: Flight] = [:]
     var nextID = 0
-    var diskStore: DiskCache?
-    /// Why the index could not be opened, and when: tried again after a while, not on every request.
-    private var diskFailure: (error: RiffleError, at: ContinuousClock.Instant, create: Bool)?
-    /// Whether temporary files left by interrupted runs were looked for (at the first store).
-    private var swept = false
+    /// The disk tier: the one connection to the index, shared with `reader`.
+    nonisolated let tier: DiskTier
     /// Set when a store gave up waiting for the index's lock; cleared by the next store that gets it.
     var lockStuck = false
     /// How many times a store waited the whole `lockTimeout` in vain (for tests: one per stuck lock).
@@ -80,6 +77,7 @@ public actor ResponseCache: ResponseCaching {
         self.configuration = configuration
         self.clock = clock
         indexPath = DiskCache.indexPath(DiskCache.folder(directory))
+        tier = DiskTier(directory: directory, indexPath: indexPath, configuration: configuration)
         memory = MemoryCache(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
     }
 
@@ -87,35 +85,13 @@ public actor ResponseCache: ResponseCaching {
     /// then a miss without creating one: creating the index takes several synced writes (about 5 ms),
     /// which belong to the first store, beside the next transfer, not before the first request.
     func diskForLookup() -> DiskCache? {
-        if let diskStore { return diskStore }
-        guard FileManager.default.fileExists(atPath: indexPath) else { return nil }
-        return try? openDisk(create: false)
+        tier.forActor(create: false)
     }
 
     /// The disk tier for a store, opened (and created) on first use so that creating a cache never
-    /// fails; temporary files that interrupted runs left are removed then.
+    /// fails.
     func disk() throws(RiffleError) -> DiskCache {
-        let disk: DiskCache
-        if let diskStore { disk = diskStore } else { disk = try openDisk(create: true) }
-        if !swept {
-            swept = true
-            if disk.writable { disk.sweepTemporaryFiles() }
-        }
-        return disk
-    }
-
-    func openDisk(create: Bool) throws(RiffleError) -> DiskCache {
-        if let diskFailure, diskFailure.create || !create, diskFailure.at.duration(to: .now) < .seconds(30) { throw diskFailure.error }
-        do {
-            let opened = try DiskCache(root: directory, sizeLimit: configuration.sizeLimit, inlineLimit: configuration.inlineLimit,
-                                       create: create, log: configuration.log)
-            diskStore = opened
-            diskFailure = nil
-            return opened
-        } catch {
-            diskFailure = (error, .now, create)
-            throw error
-        }
+        try tier.forStore()
     }
 
     /// Runs `attempt` until it gets the index's write lock (it returns nil while another connection
@@ -159,7 +135,7 @@ public actor ResponseCache: ResponseCaching {
 
     /// As the public entry point, with the body kept at `location` (a caller that names its bodies' files).
     /// `checksJSON`: `validate` parses the body itself, so the cache does not parse it a second time.
-    package func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime, location: BodyLocation,
+    func response(for request: HTTPRequest, policy: CachePolicy, lifetime: CacheLifetime, location: BodyLocation,
                   checksJSON: Bool = false,
                   validate: @escaping @Sendable (HTTPResponse) throws(RiffleError) -> Void,
                   fetch: @escaping @Sendable (HTTPRequest) async throws(RiffleError) -> HTTPResponse)
@@ -229,9 +205,23 @@ public actor ResponseCache: ResponseCaching {
 }
 
 extension ResponseCache {
+    /// This cache as a `Client`'s `CacheTarget`, keeping each body inline in the index or in a file it
+    /// names under `responses/`.
+    package nonisolated func target() -> CacheTarget {
+        target(.automatic)
+    }
+
+    /// This cache as a `Client`'s `CacheTarget`, keeping the body at `path` (`<folder>/<owner>/<name>`
+    /// relative to the cache folder, three plain names), grouped and removed by `owner`
+    /// (`removeAll(owner:)`); `note` makes what the owner keeps in the same row, read back by
+    /// `reader`. A path the cache would not write is refused when storing.
+    package nonisolated func target(named path: String, owner: String, note: @escaping @Sendable (HTTPResponse) -> String?) -> CacheTarget {
+        target(.named(path: path, owner: owner, note: note))
+    }
+
     /// This cache as a `Client`'s `CacheTarget`, keeping bodies at `location`. The pipeline's
     /// `validate` decodes each body itself, so the cache does not parse it a second time.
-    package nonisolated func target(_ location: BodyLocation) -> CacheTarget {
+    nonisolated func target(_ location: BodyLocation) -> CacheTarget {
         CacheTarget { request, policy, lifetime, validate, fetch throws(RiffleError) in
             try await self.response(for: request, policy: policy, lifetime: lifetime, location: location, checksJSON: true,
                                     validate: validate, fetch: fetch)

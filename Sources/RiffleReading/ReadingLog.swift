@@ -113,7 +113,7 @@ package actor ReadingLog {
         let entries = items.map { Entry($0, textLimit: configuration.textLimit) }
         let feedTitle = Entry.cut(feed.title, to: Entry.nameLimit)
         try run { db throws(SQLiteError) in
-            try db.writing { () throws(SQLiteError) in
+            try db.writing(wait: 1_000) { () throws(SQLiteError) in
                 for entry in entries {
                     try db.execute("""
                         INSERT INTO items (feed, key, feed_name, title, author, body, link, item_id, created, listed)
@@ -199,7 +199,7 @@ package actor ReadingLog {
     /// rather than SQLite's 1,000, so it stays small beside the size limit.
     private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
         try db.execute("PRAGMA wal_autocheckpoint=256")
-        try db.writing { () throws(SQLiteError) in
+        try db.writing(wait: 1_000) { () throws(SQLiteError) in
             for statement in Self.schema { try db.execute(statement) }
         }
     }
@@ -232,7 +232,7 @@ package actor ReadingLog {
         var rounds = 0
         while try Self.usedBytes(db) > limit / 5 * 2, rounds < 40 {
             rounds += 1
-            try db.writing { () throws(SQLiteError) in
+            try db.writing(wait: 1_000) { () throws(SQLiteError) in
                 try db.execute("""
                     DELETE FROM items WHERE id IN (SELECT id FROM items ORDER BY listed ASC, id ASC
                         LIMIT MAX(1, (SELECT COUNT(*) FROM items) / 10))
@@ -240,7 +240,7 @@ package actor ReadingLog {
             }
             if try db.execute("SELECT COUNT(*) FROM items").first?[0].int == 0 { break }
         }
-        try db.writing { () throws(SQLiteError) in try db.execute("INSERT INTO items_search (items_search) VALUES ('rebuild')") }
+        try db.writing(wait: 1_000) { () throws(SQLiteError) in try db.execute("INSERT INTO items_search (items_search) VALUES ('rebuild')") }
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
@@ -295,18 +295,4 @@ package actor ReadingLog {
         )
         """,
     ]
-}
-
-extension SQLiteDatabase {
-    /// A write transaction with the reading log's typed errors, waiting up to a second for another
-    /// riffle's write to end (two browsers may share the cache folder).
-    fileprivate func writing(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
-        do {
-            try transaction(wait: 1_000) { () throws in try body() }
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw .other("\(error)")
-        }
-    }
 }

@@ -184,8 +184,8 @@ package struct CacheFolder: Sendable {
         return unlinkat(folder.fd, name, 0) == 0
     }
 
-    /// The names in `folder` with their type and size, without following links.
-    package static func entries(of folder: Folder) -> [(name: String, isFile: Bool, isFolder: Bool, size: Int, modified: Date)] {
+    /// The names in `folder` with their type and size, without following links; at most `limit`.
+    package static func entries(of folder: Folder, limit: Int = .max) -> [(name: String, isFile: Bool, isFolder: Bool, size: Int, modified: Date)] {
         let copy = dup(folder.fd)
         guard copy >= 0, let directory = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -193,7 +193,7 @@ package struct CacheFolder: Sendable {
         }
         defer { closedir(directory) }
         var result: [(name: String, isFile: Bool, isFolder: Bool, size: Int, modified: Date)] = []
-        while let entry = readdir(directory) {
+        while result.count < limit, let entry = readdir(directory) {
             var raw = entry.pointee.d_name
             let capacity = MemoryLayout.size(ofValue: raw)
             let name = withUnsafePointer(to: &raw) { $0.withMemoryRebound(to: CChar.self, capacity: capacity) { String(cString: $0) } }

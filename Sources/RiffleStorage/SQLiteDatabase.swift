@@ -54,7 +54,7 @@ package struct SQLiteError: Error, CustomStringConvertible {
 
 /// A connection to one SQLite file, with prepared statements kept for reuse.
 ///
-/// Not Sendable: one owner uses it (the cache's actor, or a `PageIndex` behind its lock). Other
+/// Not Sendable: one owner uses it (the cache's disk tier behind its lock, the reading log's actor). Other
 /// processes use their own connections and SQLite's file locks order the writers. No statement
 /// waits long for a lock: reads wait at most `readTimeout` (in WAL mode only a recovery or a
 /// checkpoint can hold a reader up), and `transaction` asks for the write lock without waiting
@@ -145,6 +145,17 @@ package final class SQLiteDatabase {
         } catch {
             _ = try? run("ROLLBACK", [])
             throw error
+        }
+    }
+
+    /// `transaction` for a body whose only failures are SQLite's, with typed errors.
+    package func writing(wait: Int32, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        do {
+            try transaction(wait: wait) { () throws in try body() }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw .other("\(error)")
         }
     }
 

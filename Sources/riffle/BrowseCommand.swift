@@ -45,10 +45,14 @@ enum BrowseCommand {
         guard isatty(STDIN_FILENO) == 1 else { fail("standard input is not a terminal; the browser needs one for keys", status: 2) }
 
         signal(SIGPIPE, SIG_IGN)
+        // The composition root: one reading log, one response cache and one transport for the
+        // process, whatever feeds are opened.
         let log = ReadingLog(cacheDirectory: cacheDirectory)
+        let cache = Network.cache(cacheDirectory)
+        let transport = Network.transport()
         // A client about to retry says so in a toast.
         let notices = Notices()
-        let shelf = FeedShelf(cacheDirectory: cacheDirectory, log: log, maxAge: maxAge, demoFailPage: demoFailPage, notices: notices,
+        let shelf = FeedShelf(cache: cache, transport: transport, log: log, maxAge: maxAge, demoFailPage: demoFailPage, notices: notices,
                               environment: environment)
         defer { shelf.stop() }
         let start: BrowserLoop<NcursesScreen>.Start
@@ -56,7 +60,7 @@ enum BrowseCommand {
             // A URL is filed in the reading log (and listed as opened before) as the feed keeps it,
             // its user-info hidden.
             let name = FeedResolver.isTemplate(feedName) ? Feed.hidingUserInfo(feedName) : feedName
-            start = .feed(FeedShelf.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices))
+            start = .feed(FeedShelf.opened(feed, name: name, cache: cache, transport: transport, maxAge: maxAge, notices: notices))
         } else if feedName == FeedShelf.demoName {
             do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }
         } else {

@@ -6,12 +6,11 @@ import RiffleReading
 ///
 /// A FEED is what the other commands take (a name, `preset:ARGUMENT`, a URL template) or an id that
 /// `cache info` prints; naming one never needs its credentials, since no request is made.
+///
+/// Everything goes through the response cache, the one owner of its index and files: `info` reads
+/// its statistics, `clear` asks it to remove an owner's entries or all of them (rows and the
+/// regular files they name, never anything else in the folder, never the folder itself).
 enum CacheCommand {
-    /// The folders under the cache root that Riffle owns. `clear` removes only these, never the
-    /// root itself: `--cache-dir` may point at a folder that also holds other things.
-    /// The folders the cache keeps in its root: the feeds' pages and the other responses.
-    static func ownedFolders(_ root: URL) -> [URL] { [PageStore.feedsDirectory(root), root.appendingPathComponent("responses")] }
-
     static func run(_ arguments: Arguments) async throws(Arguments.UsageError) -> Int32 {
         guard let action = arguments.positionals.first else {
             throw .init("riffle cache needs an action: path, info or clear")
@@ -26,7 +25,8 @@ enum CacheCommand {
             print(CacheLocation.resolve(arguments.cacheDirectory).path)
         case "info":
             let root = try CacheLocation.checked(arguments, create: false)
-            var feeds = CacheInventory.feeds(in: root)
+            let cache = Network.cache(root)
+            guard var feeds = await inventory(cache) else { return 1 }
             if !rest.isEmpty {
                 let ids = try Set(rest.map { argument throws(Arguments.UsageError) in try feedID(argument, stored: feeds) })
                 feeds = feeds.filter { ids.contains($0.id) }
@@ -36,18 +36,29 @@ enum CacheCommand {
                   terminator: "")
         case "clear":
             let root = try CacheLocation.checked(arguments, create: false)
-            if rest.isEmpty { return try await clearEverything(root: root, confirmed: arguments.flags.contains("--yes")) }
-            let stored = CacheInventory.feeds(in: root)
+            let cache = Network.cache(root)
+            guard let stored = await inventory(cache) else { return 1 }
+            if rest.isEmpty { return try await clearEverything(cache, feeds: stored, confirmed: arguments.flags.contains("--yes")) }
             var ids: [String] = []
             for argument in rest {
                 let id = try feedID(argument, stored: stored)
                 if !ids.contains(id) { ids.append(id) }
             }
-            return await clear(root: root, ids: ids, named: rest, stored: stored)
+            return await clear(cache, ids: ids, named: rest, stored: stored)
         default:
             throw .init("unknown cache action '\(action)' (use path, info or clear)")
         }
         return 0
+    }
+
+    /// The feeds in `cache`; nil (and a message) when its index cannot be read.
+    static func inventory(_ cache: ResponseCache) async -> [CacheInventory.FeedUsage]? {
+        do throws(RiffleError) {
+            return try await CacheInventory.feeds(in: cache)
+        } catch {
+            StandardError.message("could not read the cache in \(cache.directory.path): \(error.description)")
+            return nil
+        }
     }
 
     /// The feed id `argument` stands for: an id of a stored feed as `cache info` prints it, else a
@@ -64,7 +75,8 @@ enum CacheCommand {
 
     /// Removes the feeds `ids` through the cache itself (index rows and files together, in a
     /// transaction another riffle sharing the folder respects), and says what went.
-    private static func clear(root: URL, ids: [String], named: [String], stored: [CacheInventory.FeedUsage]) async -> Int32 {
+    private static func clear(_ cache: ResponseCache, ids: [String], named: [String], stored: [CacheInventory.FeedUsage]) async -> Int32 {
+        let root = cache.directory
         var output = ""
         var toRemove: [CacheInventory.FeedUsage] = []
         for (id, argument) in zip(ids, named) {
@@ -75,10 +87,9 @@ enum CacheCommand {
             }
         }
         if !toRemove.isEmpty {
-            let cache = ResponseCache(directory: root)
             for usage in toRemove {
                 do {
-                    try await cache.removeFeed(usage.id)
+                    try await cache.removeAll(owner: usage.id, claims: PageStore.isPageFile)
                 } catch {
                     print(output, terminator: "")
                     StandardError.message("could not clear \(usage.id) in \(root.path): \(error.description)")
@@ -92,12 +103,17 @@ enum CacheCommand {
     }
 
     /// Clears every feed and response, after asking on a terminal; `--yes` (`confirmed`) for scripts.
-    private static func clearEverything(root: URL, confirmed: Bool) async throws(Arguments.UsageError) -> Int32 {
-        let feeds = CacheInventory.feeds(in: root)
-        let responses = CacheInventory.size(of: root.appendingPathComponent("responses", isDirectory: true))
+    private static func clearEverything(_ cache: ResponseCache, feeds: [CacheInventory.FeedUsage], confirmed: Bool)
+        async throws(Arguments.UsageError) -> Int32 {
+        let root = cache.directory
+        let statistics: CacheStatistics
+        do { statistics = try await cache.statistics() } catch {
+            StandardError.message("could not read the cache in \(root.path): \(error.description)")
+            return 1
+        }
         let pages = feeds.reduce(0) { $0 + $1.pages }
-        let bytes = feeds.reduce(0) { $0 + $1.bytes } + responses
-        guard ownedFolders(root).contains(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        let bytes = statistics.totalSize
+        guard statistics.entryCount > 0 else {
             print("nothing cached in \(root.path)")
             return 0
         }
@@ -114,7 +130,7 @@ enum CacheCommand {
             }
         }
         do {
-            try await ResponseCache(directory: root).removeAll()
+            try await cache.removeAll()
         } catch {
             StandardError.message("could not clear \(root.path): \(error.description)")
             return 1

@@ -22,8 +22,8 @@ enum DumpCommand {
         configuration.maxConcurrentFetches = options.concurrency
         // Pages that cannot be stored are still printed; the cache says why once, and so does dump.
         configuration.log = { warnings.add($0) }
-        let loader = PageLoader(feed: options.feed, cacheDirectory: cacheDirectory,
-                                client: Network.client(for: options.feed), configuration: configuration)
+        let loader = PageLoader(feed: options.feed, cache: Network.cache(cacheDirectory, log: configuration.log),
+                                client: Network.client(for: options.feed, transport: Network.transport()), configuration: configuration)
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)

@@ -10,7 +10,9 @@ import Synchronization
 /// the feeds opened before (a preset with its argument, a URL), and the demo. Each opens as
 /// `riffle NAME` would open it, and its unseen count comes from its pages on disk and the reading log.
 final class FeedShelf: FeedShelving {
-    let cacheDirectory: URL
+    /// The process's cache, transport and reading log: every feed opened shares them.
+    let cache: ResponseCache
+    let transport: CurlTransport
     let log: ReadingLog
     let maxAge: Int?
     let environment: [String: String]
@@ -26,10 +28,11 @@ final class FeedShelf: FeedShelving {
     /// The name the demo goes by in the list.
     static let demoName = "demo"
 
-    init(cacheDirectory: URL, log: ReadingLog, maxAge: Int?, demoFailPage: Int? = nil, notices: Notices = Notices(),
-         environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(cache: ResponseCache, transport: CurlTransport, log: ReadingLog, maxAge: Int?, demoFailPage: Int? = nil,
+         notices: Notices = Notices(), environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notices = notices
-        self.cacheDirectory = cacheDirectory
+        self.cache = cache
+        self.transport = transport
         self.log = log
         self.maxAge = maxAge
         self.demoFailPage = demoFailPage
@@ -61,16 +64,17 @@ final class FeedShelf: FeedShelving {
         guard entry.argument == nil, let feed = try? feed(named: entry.name, forNetwork: false) else {
             return FeedSummary(unseen: nil, fetchedAt: nil)
         }
-        let store = PageStore(cacheDirectory: cacheDirectory, feedID: feed.id)
+        // Through the cache's reader: the pages it holds for the feed, as it holds them.
+        let store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
         // Up to 50 stored pages: what the list can count without a wait.
-        let numbers = store.storedPages().prefix(50)
+        let numbers = store.pages(in: cache.reader).prefix(50)
         guard !numbers.isEmpty else { return FeedSummary(unseen: nil, fetchedAt: nil) }
         var keys: Set<String> = []
         var fetchedAt: Date?
         for number in numbers {
             // Read as the browser reads it (links that are paths resolved against the page's URL), so
             // the items' reading keys are the ones the browser marked seen.
-            guard let (data, metadata) = store.read(number),
+            guard let (data, metadata) = store.read(number, in: cache.reader),
                   let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields,
                                                        baseURL: metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1))
             else { continue }
@@ -85,21 +89,21 @@ final class FeedShelf: FeedShelving {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
         let freshStart = name == Self.demoName && demoStarted.withLock { started in defer { started = false }; return started }
-        return Self.opened(feed, name: name, cacheDirectory: cacheDirectory, maxAge: maxAge, notices: notices, freshStart: freshStart)
+        return Self.opened(feed, name: name, cache: cache, transport: transport, maxAge: maxAge, notices: notices, freshStart: freshStart)
     }
 
     /// The browser's view of `feed`: its pages through a `PageLoader` on the cache, filed in the
     /// reading log under `name` (how it is opened again).
     /// - Parameter freshStart: remove the feed's stored pages before its first load (the demo, so that
     ///   its spinner and `--demo-fail` are seen); a failure to is a notice, and the stored pages show.
-    static func opened(_ feed: Feed, name: String, cacheDirectory: URL, maxAge: Int?, notices: Notices,
+    static func opened(_ feed: Feed, name: String, cache: ResponseCache, transport: CurlTransport, maxAge: Int?, notices: Notices,
                        freshStart: Bool = false) -> OpenedFeed {
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory,
-                                client: Network.client(for: feed, plugins: [RetryNotice(notices: notices)]))
+        let loader = PageLoader(feed: feed, cache: cache, client: Network.client(for: feed, transport: transport,
+                                                                                 plugins: [RetryNotice(notices: notices)]))
         // Through the cache's own removal: the rows and the regular files they name, one unlink each,
         // and the folder only when empty, so whatever else is in it stays.
         let clearing = freshStart ? Task {
-            do throws(RiffleError) { try await loader.cache.removeFeed(feed.id) } catch {
+            do throws(RiffleError) { try await loader.removeStoredPages() } catch {
                 notices.post("\(feed.name) shows its stored pages: they could not be removed (\(error))")
             }
         } : nil

@@ -21,7 +21,8 @@ enum InspectCommand {
         let warnings = DumpWarnings()
         var configuration = PageLoader.Configuration()
         configuration.log = { warnings.add($0) }
-        let loader = PageLoader(feed: feed, cacheDirectory: cacheDirectory, client: Network.client(for: feed), configuration: configuration)
+        let loader = PageLoader(feed: feed, cache: Network.cache(cacheDirectory, log: configuration.log),
+                                client: Network.client(for: feed, transport: Network.transport()), configuration: configuration)
         let policy: CachePolicy = refresh ? .reloadIgnoringCache : offline ? .returnCacheDontLoad : .returnCacheElseLoad
         let page: Page
         do throws(FeedError) {

@@ -8,8 +8,8 @@ import RiffleKit
 /// freshness rules apply.
 enum MaxAge {
     /// Whether page `number` is stored and was fetched more than `maxAge` seconds before `now`.
-    static func isExceeded(for number: Int, maxAge: Int?, store: PageStore, now: Date = Date()) -> Bool {
-        guard let maxAge, let fetchedAt = store.readMetadata(number)?.fetchedAt else { return false }
+    static func isExceeded(for number: Int, maxAge: Int?, loader: PageLoader, now: Date = Date()) -> Bool {
+        guard let maxAge, let fetchedAt = loader.storedMetadata(number)?.fetchedAt else { return false }
         return now.timeIntervalSince(fetchedAt) > Double(maxAge)
     }
 
@@ -17,7 +17,7 @@ enum MaxAge {
     /// `.returnCacheElseLoad` load (an explicit reload or `--offline` is left as asked).
     static func load(_ number: Int, policy: CachePolicy, maxAge: Int?, loader: PageLoader,
                      now: Date = Date()) async throws(FeedError) -> Page {
-        guard policy == .returnCacheElseLoad, isExceeded(for: number, maxAge: maxAge, store: loader.store, now: now) else {
+        guard policy == .returnCacheElseLoad, isExceeded(for: number, maxAge: maxAge, loader: loader, now: now) else {
             return try await loader.load(number, policy: policy)
         }
         do {

@@ -82,7 +82,7 @@ struct CacheMultiProcessTests {
         let loader = PageLoader(feed: try Feed(template: template), cacheDirectory: directory, transport: CurlTransport())
         for number in 1...Self.pages {
             // The row's metadata and the file are one answer's: the ETag names the body's version.
-            let stored = try #require(loader.store.stored(number), "page \(number) lost")
+            let stored = try #require(loader.storedBody(number), "page \(number) lost")
             let version = try #require(JSONParser.parse(stored.data)["version"]?.doubleValue)
             #expect(stored.metadata?.etag == "\"v\(Int(version))\"", "page \(number)")
             #expect(stored.metadata?.url == template.replacingOccurrences(of: "{page}", with: "\(number)"))

@@ -40,7 +40,7 @@ final class CachePageLoaderTests: Sendable {
         #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
         #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
         #expect(try await loader.load(1).source == .cache)
-        #expect(loader.store.read(1)?.metadata?.fetchedAt == clock.date)
+        #expect(loader.storedBody(1)?.metadata?.fetchedAt == clock.date)
     }
 
     @Test func stalePageWhenTheServerIsGone() async throws {
@@ -63,10 +63,10 @@ final class CachePageLoaderTests: Sendable {
         #expect(feed.size == one.data.count + two.data.count)
         #expect(stats.totalSize == feed.size)
 
-        try await loader.cache.removeFeed(loader.feed.id)
+        try await loader.removeStoredPages()
 
         #expect(try await loader.cache.statistics().entryCount == 0)
-        #expect(loader.store.storedPages().isEmpty)
+        #expect(loader.storedPageNumbers().isEmpty)
         await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
     }
 

@@ -112,7 +112,7 @@ struct CacheTrustTests {
         await #expect(throws: FeedError.request(.notCached)) { try await loader.load(1, policy: .returnCacheDontLoad) }
         #expect(await loader.cachedPage(2) == nil)
         _ = try await loader.load(1)  // fetched again, replacing the row
-        try await loader.cache.removeFeed(loader.feed.id)
+        try await loader.removeStoredPages()
         try await loader.cache.removeAll()
 
         #expect(try Data(contentsOf: kept) == Data("mine".utf8))
@@ -166,6 +166,26 @@ struct CacheTrustTests {
         let page = try await fresh.load(2)
         #expect(page.items.count == 30)
         #expect(try Data(contentsOf: moved) == before)
+    }
+
+    @Test func temporaryFilesOfAKilledWriterGoWhenTheNextRunOnlyReadsFromTheCache() async throws {
+        defer { cleanUp() }
+        // Given a stored page, and what a writer killed mid-write (its process gone) left beside it
+        let loader = try loader()
+        _ = try await loader.load(1)
+        let folder = loader.store.directory
+        let gone = try await CacheChildProcess.exitedProcessID()
+        let old = Date().addingTimeInterval(-60)
+        let stale = folder.appendingPathComponent(".feed_2.json.\(gone).1f2e.tmp")
+        try Data(repeating: 7, count: 50_000).write(to: stale)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: stale.path)
+        let requests = server.requestCount
+        // When the next run is answered wholly from the cache (nothing is stored)
+        let next = try self.loader()
+        #expect(try await next.load(1).source == .cache)
+        #expect(server.requestCount == requests)
+        // Then the dead writer's temporary file is gone, and only the page is left
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["feed_1.json"])
     }
 
     @Test func temporaryFilesLeftByAKilledRunAreRemovedAtTheFirstStore() async throws {

@@ -41,9 +41,9 @@ struct CacheUpgradeTests {
 
         #expect(page.source == .cache && page.data == body)
         #expect(server.requestCount(page: 1) == 1)
-        #expect(loader.store.readMetadata(1)?.url == url.absoluteString)
-        #expect(loader.store.readMetadata(1)?.next == url.absoluteString + "&n=2")
-        #expect(loader.store.readMetadata(1)?.etag == "\"e1\"")
+        #expect(loader.storedMetadata(1)?.url == url.absoluteString)
+        #expect(loader.storedMetadata(1)?.next == url.absoluteString + "&n=2")
+        #expect(loader.storedMetadata(1)?.etag == "\"e1\"")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["feed_1.json"])
         #expect(try v1.execute("PRAGMA user_version").first?[0].int == DiskCache.schemaVersion)
         #expect(try await loader.cache.statistics().entryCount == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleTestSupport
 import Testing
 @testable import RiffleKit
 
@@ -26,13 +27,14 @@ struct PageExtentTests {
         #expect(Pagination(.pageNumber(firstPage: 1)).extent(wild) == (nil, nil))
     }
 
-    @Test func aLoadedPageCarriesTheExtent() throws {
+    @Test func aLoadedPageCarriesTheExtent() async throws {
         let feed = try Feed(template: "https://hn.algolia.com/api/v1/search_by_date?tags=story&page={page}", firstPage: 0)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-extent-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = PageStore(cacheDirectory: folder, feedID: feed.id)
-        try store.write(1, data: try Fixture.data("hn-algolia.json"), metadata: .init(url: feed.url(forPage: 1).absoluteString, fetchedAt: Date(), status: 200))
-        let page = try #require(PageLoader(feed: feed, cacheDirectory: folder).peekCachedPage(1))
+        let cache = ResponseCache(directory: folder)
+        let client = Client(Client.Configuration(baseURL: feed.url(forPage: 1)), transport: CannedTransport(try Fixture.data("hn-algolia.json")))
+        _ = try await PageLoader(feed: feed, cache: cache, client: client).load(1)
+        let page = try #require(PageLoader(feed: feed, cache: ResponseCache(directory: folder), client: client).peekCachedPage(1))
         #expect(page.totalPages == 50 && page.totalItems == 38_514_127)
     }
 }

@@ -55,13 +55,13 @@ final class PageLoaderTests: Sendable {
     func failedReloadLeavesTheOldFileByteIdentical(breakage: DemoFeedServer.Breakage) async throws {
         _ = try await loader.load(3)
         let before = try Data(contentsOf: file(3))
-        let metaBefore = try #require(loader.store.readMetadata(3))
+        let metaBefore = try #require(loader.storedMetadata(3))
         server.brokenPages = [3: breakage]
 
         await #expect(throws: FeedError.self) { try await loader.load(3, policy: .reloadIgnoringCache) }
 
         #expect(try Data(contentsOf: file(3)) == before)
-        #expect(loader.store.readMetadata(3) == metaBefore)
+        #expect(loader.storedMetadata(3) == metaBefore)
         let cached = try await loader.load(3)
         #expect(cached.source == .cache)
     }
@@ -186,7 +186,7 @@ final class PageLoaderTests: Sendable {
         #expect(mode == 0o600)
         let names = try FileManager.default.contentsOfDirectory(atPath: loader.store.directory.path).sorted()
         #expect(names == ["feed_1.json"])  // its metadata is in the index
-        #expect(loader.store.readMetadata(1)?.url == server.template.replacingOccurrences(of: "{page}", with: "1"))
+        #expect(loader.storedMetadata(1)?.url == server.template.replacingOccurrences(of: "{page}", with: "1"))
     }
 
     @Test func connectionRefusedIsAClearError() async throws {

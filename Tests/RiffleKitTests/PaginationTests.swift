@@ -62,7 +62,7 @@ final class PaginationTests: Sendable {
         let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
         #expect(pages.map(titles) == [["item 1", "item 2"], ["item 3", "item 4"], ["item 5"]])
         #expect(pages.map(\.isLastPage) == [false, false, true])
-        #expect(loader.store.read(1)?.metadata?.next == server.baseURL.absoluteString + "/cursor?after=c1")
+        #expect(loader.storedBody(1)?.metadata?.next == server.baseURL.absoluteString + "/cursor?after=c1")
         server.stop()
 
         let backTwo = try await loader.load(2, policy: .returnCacheDontLoad)
@@ -79,7 +79,7 @@ final class PaginationTests: Sendable {
         let third = try await loader.load(3)
         #expect(titles(third) == ["item 5"])
         #expect(targets == ["/cursor", "/cursor?after=c1", "/cursor?after=c2"])
-        #expect(loader.store.storedPages() == [1, 2, 3])
+        #expect(loader.storedPageNumbers() == [1, 2, 3])
     }
 
     @Test func aCursorPageWithoutMetadataIsFetchedAgainForItsNextURL() async throws {
@@ -149,6 +149,6 @@ final class PaginationTests: Sendable {
                                 envelope: EnvelopeRule(successPath: ["ok"], successValue: true, payloadPath: [],
                                                       messagePaths: [["error"]], missingFlag: .success))
         await #expect(throws: FeedError.request(.envelope(message: "invalid_auth"))) { try await loader.load(1) }
-        #expect(loader.store.storedPages().isEmpty)
+        #expect(loader.storedPageNumbers().isEmpty)
     }
 }

@@ -14,7 +14,7 @@ struct DemoFreshStartTests {
         let log = ReadingLog(cacheDirectory: cache)
 
         // A first run stores the demo's page 1.
-        let first = FeedShelf(cacheDirectory: cache, log: log, maxAge: nil, environment: [:])
+        let first = FeedShelf(cache: ResponseCache(directory: cache), transport: CurlTransport(), log: log, maxAge: nil, environment: [:])
         defer { first.stop() }
         let page = try await first.open(FeedShelf.demoName).pages.load(1, policy: .returnCacheElseLoad)
         #expect(page.source == .network)
@@ -23,15 +23,17 @@ struct DemoFreshStartTests {
         #expect(FileManager.default.fileExists(atPath: stored.path))
 
         // Someone keeps things of their own there: a folder of files, a folder where page 2 would go,
-        // a file of no name the cache writes.
+        // a file of no name the cache writes, and one named like a file the cache could keep for
+        // another owner (`stem.ext`), which no row names.
         let planted = folder.appending(path: "mine")
         try FileManager.default.createDirectory(at: planted.appending(path: "deeper"), withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: planted.appending(path: "deeper/notes.txt"))
         try FileManager.default.createDirectory(at: folder.appending(path: "feed_2.json/inside"), withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: folder.appending(path: "README"))
+        try Data("keep".utf8).write(to: folder.appending(path: "notes.txt"))
 
         // The next run's demo starts from its server, and leaves them where they are.
-        let second = FeedShelf(cacheDirectory: cache, log: log, maxAge: nil, environment: [:])
+        let second = FeedShelf(cache: ResponseCache(directory: cache), transport: CurlTransport(), log: log, maxAge: nil, environment: [:])
         defer { second.stop() }
         let opened = try second.open(FeedShelf.demoName)
         #expect(opened.pages.peekCachedPage(1) == nil, "no first frame from the pages being removed")
@@ -39,6 +41,7 @@ struct DemoFreshStartTests {
         #expect(again.source == .network, "the stored page was removed, so the demo asked its server")
         #expect(try String(contentsOf: planted.appending(path: "deeper/notes.txt"), encoding: .utf8) == "keep")
         #expect(try String(contentsOf: folder.appending(path: "README"), encoding: .utf8) == "keep")
+        #expect(try String(contentsOf: folder.appending(path: "notes.txt"), encoding: .utf8) == "keep")
         #expect(FileManager.default.fileExists(atPath: folder.appending(path: "feed_2.json/inside").path))
         #expect(FileManager.default.fileExists(atPath: stored.path), "the new page 1 is stored")
 

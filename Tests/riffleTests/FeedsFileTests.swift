@@ -30,8 +30,8 @@ struct FeedsFileTests {
         var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
 
         func shelf() throws -> FeedShelf {
-            FeedShelf(cacheDirectory: home.appending(path: "cache"), log: ReadingLog(cacheDirectory: home.appending(path: "cache")),
-                      maxAge: nil, environment: environment)
+            FeedShelf(cache: ResponseCache(directory: home.appending(path: "cache")), transport: CurlTransport(),
+                      log: ReadingLog(cacheDirectory: home.appending(path: "cache")), maxAge: nil, environment: environment)
         }
 
         func feedsFile() throws -> FeedsFile {

@@ -1,22 +1,25 @@
 import Foundation
 import RiffleKit
+import RiffleTestSupport
 import Testing
 @testable import riffle
 
 @Suite("--max-age, the user's limit on a stored page's age")
 struct MaxAgeTests {
-    @Test func olderPagesExceedItOthersDoNot() throws {
+    @Test func olderPagesExceedItOthersDoNot() async throws {
         let folder = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = PageStore(cacheDirectory: folder, feedID: "f")
         let fetched = Date(timeIntervalSince1970: 1_000_000)
-        try store.write(1, data: Data("[]".utf8), metadata: .init(url: "http://127.0.0.1/1", fetchedAt: fetched, status: 200))
+        let feed = try Feed(template: "http://127.0.0.1/{page}")
+        let loader = PageLoader(feed: feed, cache: ResponseCache(directory: folder, clock: { fetched }),
+                                client: Client(Client.Configuration(baseURL: feed.url(forPage: 1)), transport: CannedTransport(Data("[{\"id\":1,\"title\":\"a\"}]".utf8))))
+        _ = try await loader.load(1)
         let later = fetched.addingTimeInterval(120)
 
-        #expect(MaxAge.isExceeded(for: 1, maxAge: 60, store: store, now: later))
-        #expect(!MaxAge.isExceeded(for: 1, maxAge: 600, store: store, now: later))
-        #expect(!MaxAge.isExceeded(for: 1, maxAge: nil, store: store, now: later))
-        #expect(!MaxAge.isExceeded(for: 2, maxAge: 60, store: store, now: later), "a page not on disk is the cache's to find")
+        #expect(MaxAge.isExceeded(for: 1, maxAge: 60, loader: loader, now: later))
+        #expect(!MaxAge.isExceeded(for: 1, maxAge: 600, loader: loader, now: later))
+        #expect(!MaxAge.isExceeded(for: 1, maxAge: nil, loader: loader, now: later))
+        #expect(!MaxAge.isExceeded(for: 2, maxAge: 60, loader: loader, now: later), "a page not on disk is the cache's to find")
     }
 
     /// The offline fallback stays: a page older than --max-age is asked for again, and when the

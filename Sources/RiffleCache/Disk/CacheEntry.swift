@@ -3,32 +3,32 @@ import RiffleHTTP
 import RiffleStorage
 
 /// One stored response with what the index knows about it.
-package struct CacheEntry: Sendable, Equatable {
-    package var key: CacheKey
-    package var status: Int
+struct CacheEntry: Sendable, Equatable {
+    var key: CacheKey
+    var status: Int
     /// Response headers, names lowercased, without `Set-Cookie` (a credential).
-    package var headers: [String: String]
-    package var body: Data
-    package var fetchedAt: Date
-    package var etag: String?
-    package var lastModified: String?
+    var headers: [String: String]
+    var body: Data
+    var fetchedAt: Date
+    var etag: String?
+    var lastModified: String?
     /// What the server's `Cache-Control`/`Expires` allowed; nil when it said nothing.
-    package var serverMaxAge: TimeInterval?
+    var serverMaxAge: TimeInterval?
     /// `CacheKey.varyFingerprint` of the request that produced it.
-    package var vary: String
+    var vary: String
     /// The owner that named the body's place (`BodyLocation.named`), else nil. The cache only groups
     /// and removes entries by it.
-    package var owner: String?
+    var owner: String?
     /// What the body's owner keeps about it in the same row (a page: its URL and next link), written
     /// with the body in one commit.
-    package var note: String?
+    var note: String?
     /// Random per store: a 304 renews only the version it revalidated, never one another process
     /// wrote in the meantime. 0 until stored.
-    package var version: Int64 = 0
+    var version: Int64 = 0
 
-    package var size: Int { body.count }
+    var size: Int { body.count }
 
-    package init(key: CacheKey, status: Int, headers: [String: String], body: Data, fetchedAt: Date, etag: String? = nil,
+    init(key: CacheKey, status: Int, headers: [String: String], body: Data, fetchedAt: Date, etag: String? = nil,
                  lastModified: String? = nil, serverMaxAge: TimeInterval? = nil, vary: String = "", owner: String? = nil,
                  note: String? = nil, version: Int64 = 0) {
         self.key = key
@@ -67,7 +67,7 @@ package struct CacheEntry: Sendable, Equatable {
 }
 
 /// Where an entry's body is kept.
-package enum BodyLocation: Sendable {
+enum BodyLocation: Sendable {
     /// Inline in the index when small, else a file under `responses/` named by the cache.
     case automatic
     /// The exact bytes at `path`, which the caller names: `<folder>/<owner>/<name>` relative to the

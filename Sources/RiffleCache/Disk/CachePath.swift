@@ -8,16 +8,16 @@ import RiffleStorage
 ///
 /// Every path read back from the index goes through `init?(_:)`: anything else (absolute, `..`,
 /// hidden or odd names, another depth) is not the cache's, so it is never opened and never deleted.
-package struct CachePath: Hashable, Sendable, CustomStringConvertible {
+struct CachePath: Hashable, Sendable, CustomStringConvertible {
     /// The folders from the cache root: `["responses"]` or `[folder, owner]`.
     let folders: [String]
     /// The file's name inside them.
-    package let name: String
+    let name: String
 
     /// The path relative to the cache root, as the index keeps it.
-    package var description: String { (folders + [name]).joined(separator: "/") }
+    var description: String { (folders + [name]).joined(separator: "/") }
 
-    package init?(_ relative: String) {
+    init?(_ relative: String) {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 2, parts[0] == "responses", Self.isBodyName(parts[1]) {
             folders = [parts[0]]

@@ -6,10 +6,10 @@ import Glibc
 #endif
 
 extension DiskCache {
-    package static let indexName = "index.sqlite"
+    static let indexName = "index.sqlite"
 
     /// The `responses` folder under the cache root: the index and the bodies of other requests.
-    package static func folder(_ root: URL) -> URL { root.appendingPathComponent("responses", isDirectory: true) }
+    static func folder(_ root: URL) -> URL { root.appendingPathComponent("responses", isDirectory: true) }
 
     /// The index database's path in the `responses` folder.
     static func indexPath(_ folder: URL) -> String { folder.appendingPathComponent(indexName).path }
@@ -119,12 +119,17 @@ extension DiskCache {
 
     /// Removes temporary files that a killed or crashed Riffle left behind (its process is gone, or
     /// the file is older than ten minutes: no write takes that long), in `responses/` and in every
-    /// folder of named bodies the index knows. Run once when a cache opens its index for writing.
-    func sweepTemporaryFiles(now: Date = Date()) {
+    /// folder of named bodies the index knows, looking at no more than `limit` names. Run once a
+    /// run, when the cache first uses its index (a read or a store). Only the list of folders needs
+    /// the connection: the files are looked at without holding it.
+    func sweepTemporaryFiles(now: Date = Date(), limit: Int = 20_000) {
         var removed = 0
         var bytes = 0
-        for folder in ownedFolders() {
-            for entry in CacheFolder.entries(of: folder) where entry.isFile {
+        var budget = limit
+        for folder in ownedFolders() where budget > 0 {
+            let entries = CacheFolder.entries(of: folder, limit: budget)
+            budget -= entries.count
+            for entry in entries where entry.isFile {
                 guard let writer = CachePath.temporaryWriter(entry.name) else { continue }
                 let age = now.timeIntervalSince(entry.modified)
                 let writerGone = writer != getpid() && kill(writer, 0) != 0 && errno == ESRCH
@@ -164,6 +169,8 @@ extension DiskCache {
     /// Runs an index read; corruption found mid-use replaces the index (a miss, never a crash), other
     /// failures are logged and read as "nothing".
     func guarded<T>(_ body: () throws(SQLiteError) -> T) -> T? {
+        serial.lock()
+        defer { serial.unlock() }
         do { return try body() } catch {
             log("cache index: \(error.plainReason)")
             if error.corrupt { replaceDamagedIndex(error) }
@@ -173,16 +180,19 @@ extension DiskCache {
 
     /// A damaged index is replaced by an empty one; the files it indexed are then nobody's and go.
     func replaceDamagedIndex(_ error: SQLiteError) {
+        serial.lock()
+        defer { serial.unlock() }
         guard writable, checks, let responses = try? folder.open(["responses"], create: false),
               let (fresh, _) = try? Self.connect(responses, create: true, check: true, log: log) else { return }
         database = fresh
         _ = try? locked(wait: 0) { () throws -> Void in removeUnindexedFiles() }
     }
 
-    /// Deletes named and body files (and temporary files of gone writers) that no row points to, in
-    /// `folders` (by default the ones the index knows). Called holding the write lock, so no other
-    /// process is between writing a file and its row.
-    func removeUnindexedFiles(in folders: [CacheFolder.Folder]? = nil) {
+    /// Deletes the files no row points to in `folders` (by default the ones the index knows): in
+    /// `responses/`, files with the cache's body names (`<key>-<nonce>.body`); in an owner's folder,
+    /// only names the owner claims (`claims`: a page file, not a user's `notes.txt`), none without it.
+    /// Called holding the write lock, so no other process is between writing a file and its row.
+    func removeUnindexedFiles(in folders: [CacheFolder.Folder]? = nil, claims: (@Sendable (String) -> Bool)? = nil) {
         let known = Set((guarded { () throws(SQLiteError) in
             try database.execute("SELECT path FROM entries WHERE path IS NOT NULL")
         } ?? []).compactMap { $0[0].text })
@@ -191,8 +201,9 @@ extension DiskCache {
                 : (opened.path as NSString).deletingLastPathComponent.split(separator: "/").suffix(1).joined() + "/"
                     + (opened.path as NSString).lastPathComponent + "/"
             for entry in CacheFolder.entries(of: opened) where entry.isFile {
-                guard let path = CachePath(prefix + entry.name) else { continue }
-                if !known.contains(path.description) { CacheFolder.unlinkRegularFile(entry.name, in: opened) }
+                guard let path = CachePath(prefix + entry.name), !known.contains(path.description),
+                      !path.isNamed || claims?(path.name) == true else { continue }
+                CacheFolder.unlinkRegularFile(entry.name, in: opened)
             }
         }
     }
@@ -230,16 +241,16 @@ extension DiskCache {
     }
 
     /// The paths of the named bodies indexed for `owner`.
-    package func paths(owner: String) -> [CachePath] {
+    func paths(owner: String) -> [CachePath] {
         (guarded { () throws(SQLiteError) in
             try database.execute("SELECT path FROM entries WHERE feed = ? AND path IS NOT NULL", [.text(owner)])
         } ?? []).compactMap { $0[0].text.flatMap(CachePath.init) }
     }
 
     /// Removes every entry (`owner`: that owner's), with the files no row knows in the folders they
-    /// were in; an owner's folder, and then its parent, go when nothing else is left in them. Nil
-    /// when another connection holds the write lock.
-    func removeAll(owner: String? = nil, wait: Int32 = 0) throws(RiffleError) -> Bool {
+    /// were in (see `removeUnindexedFiles`); an owner's folder, and then its parent, go when nothing
+    /// else is left in them. False when another connection holds the write lock.
+    func removeAll(owner: String? = nil, claims: (@Sendable (String) -> Bool)? = nil, wait: Int32 = 0) throws(RiffleError) -> Bool {
         try locked(wait: wait) { () throws -> Void in
             let named = namedFolders(owner: owner)
             let folders = (owner == nil ? [["responses"]] : []) + named
@@ -248,7 +259,7 @@ extension DiskCache {
             let bindings: [SQLiteValue] = owner.map { [.text($0)] } ?? []
             let rows = try database.execute("DELETE FROM entries" + condition + " RETURNING path", bindings)
             for path in rows.compactMap({ $0[0].text.flatMap(CachePath.init) }) { folder.remove(path) }
-            removeUnindexedFiles(in: opened)
+            removeUnindexedFiles(in: opened, claims: claims)
             // Folders go only when empty: whatever else someone put there stays.
             for path in named {
                 if let parent = try? folder.open([path[0]], create: false) { unlinkat(parent.fd, path[1], AT_REMOVEDIR) }

@@ -17,7 +17,13 @@ import Glibc
 ///
 /// Reads never need the write lock: the last-access times they change are kept in memory and
 /// written with the next store (or in a batch that does not wait).
-package final class DiskCache {
+///
+/// One per `ResponseCache`, shared by its actor and its nonisolated `reader` (the first frame), so a
+/// process holds one connection to the index. `@unchecked Sendable`: every method that touches the
+/// connection, the pending times or the folder holds `serial`, a recursive lock (they call each other).
+final class DiskCache: @unchecked Sendable {
+    /// Held by every method that uses `database` or `touches`.
+    let serial = NSRecursiveLock()
     let folder: CacheFolder
     let sizeLimit: Int
     let inlineLimit: Int
@@ -29,9 +35,10 @@ package final class DiskCache {
     /// Last-access times not written yet, by key id.
     private var touches: [String: Double] = [:]
     /// The index's path, for messages.
-    package let indexPath: String
-    /// Whether this connection checks the index and replaces a damaged one (the cache's own does).
-    let checks: Bool
+    let indexPath: String
+    /// Whether this connection checks the index and replaces a damaged one: set once the actor has
+    /// checked it (`check()`); a connection the first frame opened does neither until then.
+    var checks: Bool
 
     var root: URL { folder.root }
 
@@ -43,7 +50,7 @@ package final class DiskCache {
     ///     missing index throws: a lookup creates nothing.
     ///   - check: run `quick_check` and replace a damaged index (the cache's own connection does;
     ///     a reader's does not).
-    package init(root: URL, sizeLimit: Int, inlineLimit: Int, create: Bool, check: Bool = true,
+    init(root: URL, sizeLimit: Int, inlineLimit: Int, create: Bool, check: Bool = true,
          log: @escaping @Sendable (String) -> Void) throws(RiffleError) {
         folder = CacheFolder(root: root)
         self.sizeLimit = sizeLimit
@@ -53,29 +60,42 @@ package final class DiskCache {
         let responses = try folder.opened(["responses"], create: create)
         indexPath = responses.path + "/" + Self.indexName
         (database, writable) = try Self.connect(responses, create: create, check: check, log: log)
-        if writable && create { sweepTemporaryFiles() }
+    }
+
+    /// Runs `quick_check` once on a connection opened without it (by the first frame), replacing a
+    /// damaged index, and from then on replaces one found damaged in use.
+    func check() {
+        serial.lock()
+        defer { serial.unlock() }
+        guard !checks else { return }
+        checks = true
+        let result = guarded { () throws(SQLiteError) in try database.execute("PRAGMA quick_check").first?.first?.text } ?? nil
+        if let result, result != "ok" {
+            log("cache index \(indexPath) is damaged (\(result)); starting a new one")
+            replaceDamagedIndex(.corruption(result))
+        }
     }
 
     deinit { flushTouches() }
 
     /// A row of the index.
-    package struct Row {
-        package var key: String
+    struct Row {
+        var key: String
         /// The `feed` column: the owner tag (the name of version 1, when the owners were feeds).
-        package var owner: String?
-        package var path: String?
-        package var inline: Data?
-        package var size: Int
-        package var fetchedAt: Double
-        package var etag: String?
-        package var lastModified: String?
-        package var maxAge: Double?
-        package var status: Int
-        package var headers: String
-        package var vary: String
-        package var fileID: UInt64?
-        package var version: Int64
-        package var note: String?
+        var owner: String?
+        var path: String?
+        var inline: Data?
+        var size: Int
+        var fetchedAt: Double
+        var etag: String?
+        var lastModified: String?
+        var maxAge: Double?
+        var status: Int
+        var headers: String
+        var vary: String
+        var fileID: UInt64?
+        var version: Int64
+        var note: String?
 
         init(_ values: [SQLiteValue]) {
             key = values[0].text ?? ""
@@ -98,6 +118,8 @@ package final class DiskCache {
 
     /// The entry for `key`; nil on a miss or a damaged entry (removed and logged).
     func read(_ key: CacheKey, now: Date) -> CacheEntry? {
+        serial.lock()
+        defer { serial.unlock() }
         guard let entry = entry(where: "key = ?", .text(key.id)) else { return nil }
         if writable {
             touches[key.id] = now.timeIntervalSince1970
@@ -107,18 +129,20 @@ package final class DiskCache {
     }
 
     /// The entry whose body is the file at `path`, without touching it; nil on a miss or damage.
-    package func entry(at path: CachePath) -> CacheEntry? {
+    func entry(at path: CachePath) -> CacheEntry? {
         entry(where: "path = ?", .text(path.description))
     }
 
     /// The row for the file at `path`, without reading the file.
-    package func row(at path: CachePath) -> Row? {
+    func row(at path: CachePath) -> Row? {
         guarded { () throws(SQLiteError) in
             try database.execute("SELECT \(Self.columns) FROM entries WHERE path = ?", [.text(path.description)]).first.map(Row.init)
         } ?? nil
     }
 
     private func entry(where condition: String, _ value: SQLiteValue) -> CacheEntry? {
+        serial.lock()
+        defer { serial.unlock() }
         let select = "SELECT \(Self.columns) FROM entries WHERE \(condition)"
         guard var row = guarded({ () throws(SQLiteError) in try database.execute(select, [value]).first.map(Row.init) }) ?? nil else {
             return nil
@@ -168,6 +192,8 @@ package final class DiskCache {
     /// index read-only, the entry is only a miss this time. The file goes too when it is a regular
     /// file the cache names: nothing else is deleted, and nothing outside.
     private func discard(_ row: Row, because reason: String) {
+        serial.lock()
+        defer { serial.unlock() }
         guard writable else { return }
         let removed = try? database.transaction { () throws -> Bool in
             // Only the version that was read: another process may have replaced it since.
@@ -184,14 +210,14 @@ package final class DiskCache {
     }
 
     /// A new entry whose body file (if any) is written but not yet in place.
-    package struct Prepared {
+    struct Prepared {
         var entry: CacheEntry
         var path: CachePath?
         var file: PendingFile?
     }
 
     /// Writes the body of `entry` beside its place (a temporary file), before the lock is taken.
-    package func prepare(_ entry: CacheEntry, at location: BodyLocation, note: String?) throws(RiffleError) -> Prepared {
+    func prepare(_ entry: CacheEntry, at location: BodyLocation, note: String?) throws(RiffleError) -> Prepared {
         guard writable else { throw .storage(path: indexPath, reason: "read-only") }
         var entry = entry
         entry.note = note
@@ -213,7 +239,7 @@ package final class DiskCache {
     /// Puts a prepared entry in place: row and file in one transaction. Returns the keys evicted to
     /// stay under the size limit, or nil when another connection holds the write lock (after
     /// waiting `wait` ms). The temporary file is removed on failure, and when `prepared` goes.
-    package func commit(_ prepared: Prepared, now: Date, wait: Int32 = 0) throws(RiffleError) -> [CacheKey]? {
+    func commit(_ prepared: Prepared, now: Date, wait: Int32 = 0) throws(RiffleError) -> [CacheKey]? {
         let entry = prepared.entry
         let safeHeaders = entry.headers.filter { !CacheEntry.privateHeaders.contains($0.key) }
         let headerText = (try? JSONSerialization.data(withJSONObject: safeHeaders, options: [.sortedKeys]))
@@ -284,20 +310,13 @@ package final class DiskCache {
         } != nil
     }
 
-    /// Removes the entry whose body is the file at `path`, and the file. False when another
-    /// connection holds the write lock.
-    package func remove(at path: CachePath, wait: Int32 = 0) throws(RiffleError) -> Bool {
-        try locked(wait: wait) { () throws -> Void in
-            try database.execute("DELETE FROM entries WHERE path = ?", [.text(path.description)])
-            folder.remove(path)
-        } != nil
-    }
-
     /// Runs `body` holding the index's write lock, with the pending last-access times written first.
     /// nil when the lock is held elsewhere (after `wait` ms). SQLite failures become `storage`
     /// errors in plain words; a damaged index is replaced.
     func locked<T>(wait: Int32, _ body: () throws -> T) throws(RiffleError) -> T? {
         guard writable else { throw .storage(path: indexPath, reason: "read-only") }
+        serial.lock()
+        defer { serial.unlock() }
         do {
             return try database.transaction(wait: wait) { () throws in
                 try writeTouches()
@@ -319,6 +338,8 @@ package final class DiskCache {
 
     /// Writes the pending last-access times, without waiting for the lock.
     func flushTouches() {
+        serial.lock()
+        defer { serial.unlock() }
         guard writable, !touches.isEmpty else { return }
         _ = try? locked(wait: 0) { () throws -> Void in }
         // Times that could not be written are worth little: a bounded number is kept for next time.

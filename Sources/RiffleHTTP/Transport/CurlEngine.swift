@@ -93,6 +93,14 @@ final class CurlEngine: Sendable {
 
     private func run(_ configuration: CurlTransport.Configuration) {
         ioThread.store(UInt(pthread_self()), ordering: .relaxed)
+        // Foundation's `Thread.name` does not reach the system on Linux when set before `start()`, and
+        // Glibc's module hides `pthread_setname_np`: the kernel's own file names the thread, so it
+        // shows as `riffle-curl` in /proc, `top -H` and a debugger.
+        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if comm >= 0 {
+            _ = "riffle-curl".withCString { write(comm, $0, strlen($0)) }
+            close(comm)
+        }
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         // Waiting tasks are resumed only once the requests queued behind them have left.
         var deliveries: [() -> Void] = []

@@ -62,20 +62,16 @@ extension PageLoader {
         return page
     }
 
-    /// Pages keep their file (`PageStore`'s) as the body of their cache entry, and their URL and next
-    /// link (from the body `parsed` kept, read before storing) in its note.
-    nonisolated func pageLocation(_ number: Int, url: URL, parsed: ParsedBodyBox) -> BodyLocation {
-        store.location(number, note: { response in
+    /// The loader's cache for the client's pipeline, keeping page `number`'s body in its file
+    /// (`PageStore`'s) and its URL and next link (from the body `parsed` kept, read before storing)
+    /// in its row's note.
+    nonisolated func cacheTarget(_ number: Int, url: URL, parsed: ParsedBodyBox) -> CacheTarget {
+        store.target(number, in: cache, note: { response in
             let kept = parsed.value.withLock { $0 }
             let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false, url: url))
             let next = body.flatMap { self.feed.pagination.nextURL(after: url, headers: response.headers, document: $0.document) }
             return PageStore.note(url: url.absoluteString, next: next?.absoluteString)
         })
-    }
-
-    /// The loader's cache, keeping page `number`'s body at its `pageLocation`, for the client's pipeline.
-    nonisolated func cacheTarget(_ number: Int, url: URL, parsed: ParsedBodyBox) -> CacheTarget {
-        cache.target(pageLocation(number, url: url, parsed: parsed))
     }
 
     /// The page from the cache with no request: `.cache` when fresh, `.stale` when not; nil on a miss.
@@ -116,7 +112,7 @@ extension PageLoader {
     /// `.stale`. For a cache-only read when a variable the feed's requests need is unset (no request
     /// can be made, so none is).
     nonisolated func pageAsStored(_ number: Int) -> Page? {
-        guard let stored = store.stored(number), var page = try? page(number, stored: stored) else { return nil }
+        guard let stored = store.stored(number, in: cache.reader), var page = try? page(number, stored: stored) else { return nil }
         // Fresh only while its known freshness lasts.
         if page.freshUntil.map({ clock() >= $0 }) ?? true { page.source = .stale }
         return page
@@ -132,4 +128,42 @@ struct PageLink: Sendable, Equatable {
 /// The body a page's check read before it was stored, kept for the page's note so it is read once.
 final class ParsedBodyBox: Sendable {
     let value = Mutex<(body: Data, parsed: PageLoader.ParsedBody)?>(nil)
+}
+
+extension PageLoader {
+    /// Where page `number` is kept on disk: `feeds/<feed-id>/feed_<number>.json` in the cache's
+    /// folder, holding the exact bytes the server sent (nothing else is in it). The file exists only
+    /// once the page was stored; the cache owns it, so read it, never write or delete it.
+    ///
+    /// ```swift
+    /// let loader = PageLoader(feed: try Feed(template: "https://lobste.rs/page/{page}.json"),
+    ///                         cache: ResponseCache(directory: URL(filePath: "/tmp/riffle-example")), client: client)
+    /// _ = try await loader.load(1)
+    /// let bytes = try Data(contentsOf: loader.fileURL(forPage: 1))    // the page as the server sent it
+    /// ```
+    public nonisolated func fileURL(forPage number: Int) -> URL {
+        store.bodyURL(number)
+    }
+
+    /// What the cache's index records of page `number` (its URL, next link, fetch time, status,
+    /// validators), without reading its file; nil when it is not stored.
+    package nonisolated func storedMetadata(_ number: Int) -> PageStore.Metadata? {
+        store.metadata(number, in: cache.reader)
+    }
+
+    /// The numbers of the pages the cache holds for this feed, in order.
+    package nonisolated func storedPageNumbers() -> [Int] {
+        store.pages(in: cache.reader)
+    }
+
+    /// Page `number`'s bytes and metadata as stored, without the actor; nil when not stored.
+    package nonisolated func storedBody(_ number: Int) -> (data: Data, metadata: PageStore.Metadata?)? {
+        store.read(number, in: cache.reader)
+    }
+
+    /// Removes this feed's stored pages through the cache: their rows and files, and page files of
+    /// this feed that no row names; anything else in the feed's folder stays.
+    package func removeStoredPages() async throws(RiffleError) {
+        try await cache.removeAll(owner: feed.id, claims: PageStore.isPageFile)
+    }
 }

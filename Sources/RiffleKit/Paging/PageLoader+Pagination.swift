@@ -11,7 +11,7 @@ extension PageLoader {
     /// index; nil when unknown.
     nonisolated func link(_ number: Int) -> PageLink? {
         if let known = links.withLock({ $0[number] }) { return known }
-        return store.readMetadata(number).map { PageLink(url: $0.url, next: $0.next) }
+        return store.metadata(number, in: cache.reader).map { PageLink(url: $0.url, next: $0.next) }
     }
 
     /// What a page past the end is: empty and last, made without a request so the end is never requested forever.

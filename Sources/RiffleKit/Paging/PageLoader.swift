@@ -69,7 +69,10 @@ public actor PageLoader {
     /// Requests sent so far, retries and redirects included (for tests and the benchmark).
     public var requestCount: Int { limit.requestCount }
 
-    /// A loader with a response cache of its own on `cacheDirectory`, sending through `client`.
+    /// A loader with a response cache of its own on `cacheDirectory`, sending through `client`: for a
+    /// program with one feed. A program with several makes one `ResponseCache` and passes it to each
+    /// loader (`init(feed:cache:client:configuration:clock:)`), so one connection to the index and
+    /// one de-duplication table serve them all.
     public init(feed: Feed, cacheDirectory: URL, client: Client,
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         var cacheConfiguration = ResponseCache.Configuration()
@@ -91,7 +94,7 @@ public actor PageLoader {
                 configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Date = Date.init) {
         self.feed = feed
         self.cache = cache
-        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id, log: configuration.log)
+        self.store = PageStore(cacheDirectory: cache.directory, feedID: feed.id)
         self.configuration = configuration
         self.clock = clock
         self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
@@ -109,7 +112,7 @@ public actor PageLoader {
     /// inspect` prints for page 1); nil when the page is not on disk.
     /// - Throws: the page's `FeedError` when its file no longer reads as a page.
     package nonisolated func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? {
-        guard let stored = storedOnDisk(number) ?? store.stored(number) else { return nil }
+        guard let stored = storedOnDisk(number) ?? store.stored(number, in: cache.reader) else { return nil }
         let document = try ItemExtractor.document(stored.data, stored: true)
         let url = stored.metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1)
         return try ItemExtractor.plan(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url)
@@ -172,7 +175,7 @@ public actor PageLoader {
     /// Page `number` as stored, when it answers the request this loader would send for it (its URL,
     /// in a chain the one the previous page points to, and the same credentials).
     nonisolated func storedOnDisk(_ number: Int) -> PageStore.Stored? {
-        guard let stored = store.stored(number), let url = pageURL(number), let request = try? pageRequest(number, url: url),
+        guard let stored = store.stored(number, in: cache.reader), let url = pageURL(number), let request = try? pageRequest(number, url: url),
               stored.key == CacheKey(request) else { return nil }
         return stored
     }

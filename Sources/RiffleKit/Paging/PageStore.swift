@@ -1,14 +1,12 @@
 import Foundation
 
-/// The pages of one feed on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact bytes the
-/// server sent. This type is the one place that layout is spelled: the loader, the cache (which
-/// keeps each page as a body its owner named, `BodyLocation.named`) and `riffle` ask it. What Riffle knows about a page (its URL and next link, fetch time, status,
+/// The names of one feed's pages on disk: `<root>/feeds/<feed-id>/feed_<page>.json` holds the exact
+/// bytes the server sent. This value is the one place that layout is spelled; it opens no file. The
+/// cache owns the files and their rows (`ResponseCache`, which keeps each page as a body its owner
+/// named): the loader stores pages through it and reads them back through its `reader`, `riffle`
+/// asks it too. What Riffle knows about a page (its URL and next link, fetch time, status,
 /// validators) is in its row of the cache's index, written in the same commit as the file, so a
-/// page's bytes and its metadata always agree (see `DiskCache`).
-///
-/// A store reads through a connection to the index of its own (shared by its copies), so it can be
-/// read from any thread: the browser paints its first frame from it before the loader's actor runs.
-/// Files are 0600, folders 0700.
+/// page's bytes and its metadata always agree.
 package struct PageStore: Sendable {
     /// What Riffle keeps about a page. Times are Riffle's own: on Linux a file's "creation date" is
     /// really its last status change.
@@ -61,22 +59,15 @@ package struct PageStore: Sendable {
     /// The folder's path with a trailing slash: file paths are made by appending a name, which costs
     /// far less than `URL.appendingPathComponent` on every lookup.
     private let folderPath: String
-    let index: PageIndex
 
     /// - Parameters:
     ///   - cacheDirectory: Riffle's cache root (`~/.cache/riffle`).
     ///   - feedID: the feed's stable hash (`Feed.id`); never text from a server.
     package init(cacheDirectory: URL, feedID: String) {
-        self.init(cacheDirectory: cacheDirectory, feedID: feedID, log: { _ in })
-    }
-
-    /// - Parameter log: told about damaged entries found (and removed) while reading.
-    init(cacheDirectory: URL, feedID: String, log: @escaping @Sendable (String) -> Void) {
         directory = Self.feedsDirectory(cacheDirectory).appendingPathComponent(feedID, isDirectory: true)
         self.feedID = feedID
         let path = directory.path
         folderPath = path.hasSuffix("/") ? path : path + "/"
-        index = PageIndex(root: cacheDirectory, log: log)
     }
 
     /// The folder under the cache root that holds one folder per feed.
@@ -87,14 +78,12 @@ package struct PageStore: Sendable {
         cacheDirectory.appendingPathComponent(feedsFolder, isDirectory: true)
     }
 
-    /// The ids of the feeds with a folder of pages under `cacheDirectory`.
-    package static func feedIDs(in cacheDirectory: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: feedsDirectory(cacheDirectory).path)) ?? []
-        return names.filter { CachePath("\(feedsFolder)/\($0)/\(fileName(1))") != nil }.sorted()
-    }
-
     /// `feed_<page>.json`.
     static func fileName(_ page: Int) -> String { "feed_\(page).json" }
+
+    /// Whether `name` is a page file's name (`feed_<page>.json`): the names in a feed's folder that
+    /// Riffle writes, and so the only ones the cache may delete there without a row naming them.
+    package static let isPageFile: @Sendable (String) -> Bool = { pageNumber($0) != nil }
 
     /// `feed_12.json` → 12; nil for any other name.
     static func pageNumber(_ name: String) -> Int? {
@@ -109,61 +98,36 @@ package struct PageStore: Sendable {
     func bodyPath(_ page: Int) -> String { folderPath + Self.fileName(page) }
     /// The page's path relative to the cache root, as the index keeps it: `feeds/<feed-id>/feed_<page>.json`.
     func relativePath(_ page: Int) -> String { "\(Self.feedsFolder)/\(feedID)/\(Self.fileName(page))" }
-    /// The page's path in the index; nil for a feed id or number the cache would never write.
-    func path(_ page: Int) -> CachePath? { CachePath(relativePath(page)) }
-
-    /// Where the cache keeps `page`'s body: its file, owned by the feed; `note` is what its row keeps beside it.
-    func location(_ page: Int, note: @escaping @Sendable (HTTPResponse) -> String?) -> BodyLocation {
-        .named(path: relativePath(page), owner: feedID, note: note)
+    /// The cache, keeping `page`'s body in its file, owned by the feed; `note` is what its row keeps beside it.
+    func target(_ page: Int, in cache: ResponseCache, note: @escaping @Sendable (HTTPResponse) -> String?) -> CacheTarget {
+        cache.target(named: relativePath(page), owner: feedID, note: note)
     }
 
-    /// The stored bytes and metadata of `page`, or nil when it is not on disk as the index describes it.
-    package func read(_ page: Int) -> (data: Data, metadata: Metadata?)? {
-        stored(page).map { ($0.data, $0.metadata) }
-    }
-
-    /// `page` with its metadata and key; nil when absent, damaged or not the file its row describes.
-    func stored(_ page: Int) -> Stored? {
-        guard let path = path(page), let entry = index.withDisk({ $0.entry(at: path) }) ?? nil else { return nil }
-        return Stored(data: entry.body, metadata: Self.metadata(entry.note, fetchedAt: entry.fetchedAt, status: entry.status,
-                                                                etag: entry.etag, lastModified: entry.lastModified),
+    /// `page` as the cache keeps it, read through `reader` (no actor); nil when absent, damaged or
+    /// not the file its row describes.
+    func stored(_ page: Int, in reader: ResponseCache.Reader) -> Stored? {
+        guard let entry = reader.body(named: relativePath(page)), let data = entry.body else { return nil }
+        return Stored(data: data, metadata: Self.metadata(entry.note, fetchedAt: entry.fetchedAt, status: entry.status,
+                                                          etag: entry.etag, lastModified: entry.lastModified),
                       key: entry.key, serverMaxAge: entry.serverMaxAge)
     }
 
-    /// `page`'s metadata alone, without reading its body; nil when absent or unreadable.
-    package func readMetadata(_ page: Int) -> Metadata? {
-        guard let path = path(page), let row = index.withDisk({ $0.row(at: path) }) ?? nil else { return nil }
-        return Self.metadata(row.note, fetchedAt: Date(timeIntervalSince1970: row.fetchedAt), status: row.status,
-                             etag: row.etag, lastModified: row.lastModified)
+    /// `page`'s bytes and metadata as the cache keeps them, through `reader`; nil when not stored.
+    package func read(_ page: Int, in reader: ResponseCache.Reader) -> (data: Data, metadata: Metadata?)? {
+        stored(page, in: reader).map { ($0.data, $0.metadata) }
     }
 
-    /// Replaces `page` with `data`, as if it had been fetched from `metadata.url` with a plain GET
-    /// (no credentials): for tools and tests. Waits up to 2 s for another program's lock on the
-    /// index, blocking the calling thread.
-    package func write(_ page: Int, data: Data, metadata: Metadata) throws(RiffleError) {
-        guard path(page) != nil, let url = URL(string: metadata.url) else {
-            throw .storage(path: bodyPath(page), reason: "not a page the cache can keep")
-        }
-        let note = Self.note(url: metadata.url, next: metadata.next)
-        let entry = CacheEntry(key: CacheKey(HTTPRequest(url: url)), status: metadata.status, headers: ["content-type": "application/json"],
-                               body: data, fetchedAt: metadata.fetchedAt, etag: metadata.etag, lastModified: metadata.lastModified,
-                               serverMaxAge: nil, vary: "", owner: feedID)
-        let stored = try index.withDisk(create: true) { disk throws(RiffleError) -> Bool in
-            let prepared = try disk.prepare(entry, at: location(page, note: { _ in note }), note: note)
-            return try disk.commit(prepared, now: Date(), wait: 2_000) != nil
-        }
-        guard stored == true else { throw .storage(path: index.indexPath, reason: "locked by another program") }
+    /// `page`'s metadata alone, from its row, without reading its body; nil when absent or unreadable.
+    package func metadata(_ page: Int, in reader: ResponseCache.Reader) -> Metadata? {
+        guard let row = reader.record(named: relativePath(page)) else { return nil }
+        return Self.metadata(row.note, fetchedAt: row.fetchedAt, status: row.status, etag: row.etag, lastModified: row.lastModified)
     }
 
-    /// Removes `page`, its row and its file. Waits up to 2 s for another program's lock on the index.
-    package func remove(_ page: Int) {
-        guard let path = path(page) else { return }
-        _ = try? index.withDisk { disk throws(RiffleError) in try disk.remove(at: path, wait: 2_000) }
-    }
-
-    /// The page numbers the index holds for this feed, in order.
-    package func storedPages() -> [Int] {
-        (index.withDisk { $0.paths(owner: feedID) } ?? []).compactMap { Self.pageNumber($0.name) }.sorted()
+    /// The page numbers the cache holds for this feed, in order.
+    package func pages(in reader: ResponseCache.Reader) -> [Int] {
+        reader.names(owner: feedID).compactMap { path in
+            path.hasPrefix("\(Self.feedsFolder)/\(feedID)/") ? Self.pageNumber(String(path.split(separator: "/").last ?? "")) : nil
+        }.sorted()
     }
 
     /// What a page's row keeps beside the index's own columns: its URL and next link, one line of JSON.
@@ -183,12 +147,5 @@ package struct PageStore: Sendable {
     static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
         guard let note, let value = try? JSONParser.parse(Data(note.utf8)), let url = value["url"]?.stringValue else { return nil }
         return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: value["next"]?.stringValue)
-    }
-}
-
-extension ResponseCache {
-    /// Removes one feed's pages (`Feed.id`): the entries the feed owns, and their files.
-    public func removeFeed(_ feedID: String) async throws(RiffleError) {
-        try await removeAll(owner: feedID)
     }
 }
