@@ -103,7 +103,7 @@ extension FeedsScreen: StackedScreen {
     /// Each feed's name, what is new in it and when it was fetched, and what it is.
     func render(_ state: AppState, into buffer: inout Buffer) {
         let area = buffer.area
-        Header(title: "feeds", hint: "Enter opens · e rename · d remove · " + (state.screens.canGoBack ? "q back" : "q quits"))
+        Header(title: "feeds", hint: "e rename · d remove · " + (state.screens.canGoBack ? "q back" : "q quits"))
             .render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let rect = App.listArea(for: state.size)
         guard let entries else {
