@@ -206,11 +206,11 @@ extension BrowserLoop {
                 return update(.notice(loop.services.open(url)))
             case .copy(let text, let what):
                 return update(.notice(loop.services.copy(text) ?? "copied \(what): \(Self.preview(text))"))
-            case .search(let query):
+            case .search(let query, let order):
                 guard let log else { return update(.searchFailed(query: query, "no reading log to search")) }
                 log.enqueue(reportingFailure: false) { log in
                     do throws(ReadingLog.Failure) {
-                        mailbox.post(.searched(query: query, try await log.search(query)))
+                        mailbox.post(.searched(query: query, try await log.search(query, order: order)))
                     } catch {
                         mailbox.post(.searchFailed(query: query, error.description))
                     }

@@ -27,10 +27,13 @@ extension ReadingLog {
         package var listedAt: Date
         /// When it was seen; nil while unseen.
         package var seenAt: Date?
+        /// How its feed is opened again (`FeedRef.name`: `hn`, a feeds-file name, a URL template), when
+        /// the log knows (the feed was opened in the browser or dumped).
+        package var feedName: String?
 
         /// A match with these parts.
         package init(feedID: String, feedTitle: String, key: String, title: String, author: String?, text: String,
-                    link: String?, id: String?, createdAt: Date?, listedAt: Date, seenAt: Date?) {
+                    link: String?, id: String?, createdAt: Date?, listedAt: Date, seenAt: Date?, feedName: String? = nil) {
             self.feedID = feedID
             self.feedTitle = feedTitle
             self.key = key
@@ -42,22 +45,33 @@ extension ReadingLog {
             self.createdAt = createdAt
             self.listedAt = listedAt
             self.seenAt = seenAt
+            self.feedName = feedName
         }
     }
 
+    /// The order of search results.
+    package enum Order: Sendable, Equatable {
+        /// The item's own time (else when it was first listed), newest first; the better match first
+        /// among items of the same time.
+        case newest
+        /// The best match first (titles weigh most, then authors, then texts), then the newest.
+        case relevance
+    }
+
     /// The items whose title, author, text or feed name hold every word of `words` (as a word or
-    /// the start of one, ignoring case and accents), best first, then newest.
+    /// the start of one, ignoring case and accents), newest first or best first (`order`).
     /// - Parameters:
     ///   - words: what to look for, in titles, authors and texts.
     ///   - feed: only this feed: its name (`Feed.name`) or id.
-    ///   - limit: at most this many.
+    ///   - order: newest first (the default) or best match first.
+    ///   - limit: at most this many, the first in `order`.
     /// - Returns: nothing when `words` has no word, or when nothing was ever filed (no file is made).
-    package func search(_ words: String, feed: String? = nil, limit: Int = 100) throws(Failure) -> [Match] {
+    package func search(_ words: String, feed: String? = nil, order: Order = .newest, limit: Int = 100) throws(Failure) -> [Match] {
         guard let query = Self.matchExpression(words), FileManager.default.fileExists(atPath: path) else { return [] }
         var sql = """
             SELECT items.feed, items.feed_name, items.key, items.title, items.author, items.body, items.link, items.item_id,
-                   items.created, items.listed, items.seen
-            FROM items_search JOIN items ON items.id = items_search.rowid
+                   items.created, items.listed, items.seen, feeds.name
+            FROM items_search JOIN items ON items.id = items_search.rowid LEFT JOIN feeds ON feeds.id = items.feed
             WHERE items_search MATCH ?
             """
         var bindings: [SQLiteValue] = [.text(query)]
@@ -65,14 +79,16 @@ extension ReadingLog {
             sql += " AND (items.feed_name = ? OR items.feed = ?)"
             bindings += [.text(feed), .text(feed)]
         }
-        sql += " ORDER BY bm25(items_search, 10.0, 2.0, 1.0, 1.0), COALESCE(items.created, items.listed) DESC LIMIT ?"
+        let relevance = "bm25(items_search, 10.0, 2.0, 1.0, 1.0)", newest = "COALESCE(items.created, items.listed) DESC"
+        sql += " ORDER BY " + (order == .newest ? "\(newest), \(relevance)" : "\(relevance), \(newest)") + " LIMIT ?"
         bindings.append(.int(Int64(max(0, limit))))
         let rows = try run { db throws(SQLiteError) in try db.execute(sql, bindings) }
         return rows.map { row in
             Match(feedID: row[0].text ?? "", feedTitle: row[1].text ?? "", key: row[2].text ?? "", title: row[3].text ?? "",
                   author: row[4].text.flatMap { $0.isEmpty ? nil : $0 }, text: row[5].text ?? "", link: row[6].text,
                   id: row[7].text, createdAt: row[8].double.map(Date.init(timeIntervalSince1970:)),
-                  listedAt: Date(timeIntervalSince1970: row[9].double ?? 0), seenAt: row[10].double.map(Date.init(timeIntervalSince1970:)))
+                  listedAt: Date(timeIntervalSince1970: row[9].double ?? 0), seenAt: row[10].double.map(Date.init(timeIntervalSince1970:)),
+                  feedName: row[11].text)
         }
     }
 

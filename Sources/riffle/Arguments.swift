@@ -41,7 +41,7 @@ struct Arguments: Equatable {
         "--cache-dir": nil, "--max-age": nil,
         "--first-page": [.browse, .dump, .inspect], "--theme": [.browse], "--demo-fail": [.browse], "--watch": [.browse],
         "--pages": [.dump], "--format": [.dump, .search], "--fields": [.dump, .search], "--concurrency": [.dump],
-        "--feed": [.search], "--limit": [.search],
+        "--feed": [.search], "--limit": [.search], "--sort": [.search],
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [

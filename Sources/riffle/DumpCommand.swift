@@ -28,6 +28,7 @@ enum DumpCommand {
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
         write(Array(output.header.utf8))
+        let filing = DumpFiling(feed: options.feed, name: arguments.positionals[0], cacheDirectory: cacheDirectory, warnings: warnings)
 
         let firstRequest = ContinuousClock.now
         var failures = 0
@@ -59,6 +60,7 @@ enum DumpCommand {
                         var out = JSONLineWriter()
                         for item in page.items { output.append(item, to: &out) }
                         write(out.bytes)
+                        filing.record(page.items)
                         // The feed ended here for a reason of riffle's (a page repeating the one before).
                         if let reason = page.endReason { warnings.add(reason) }
                     case .failure:
@@ -74,6 +76,7 @@ enum DumpCommand {
             }
         }
         write(Array(output.footer().utf8))
+        await filing.finish()
         report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1

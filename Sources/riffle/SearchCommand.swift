@@ -2,9 +2,10 @@ import Foundation
 import RiffleKit
 import RiffleReading
 
-/// `riffle search WORDS [--feed NAME]`: the items the browser has listed, in every feed or one,
-/// whose title, author, text or feed name hold every word (or a word starting so), from the reading
-/// log alone: no request is made, so it works offline. Printed like `riffle dump`: jsonl (default),
+/// `riffle search WORDS [--feed NAME]`: the items the browser has listed (or `riffle dump` printed), in
+/// every feed or one, whose title, author, text or feed name hold every word (or a word starting so),
+/// newest first (`--sort relevance`: best first), from the reading log alone: no request is made, so
+/// it works offline. Printed like `riffle dump`: jsonl (default),
 /// json or tsv, terminal-safe.
 enum SearchCommand {
     static let fields = ["feed", "title", "url", "author", "id", "time", "seen", "text"]
@@ -24,10 +25,11 @@ enum SearchCommand {
             }
         }
         let limit = try arguments.integer("--limit", in: 1...10_000) ?? 100
+        let order: ReadingLog.Order = try arguments.choice("--sort", in: ["newest", "relevance"]) == "relevance" ? .relevance : .newest
         let cacheDirectory = try CacheLocation.checked(arguments, create: false)
         let log = ReadingLog(cacheDirectory: cacheDirectory)
         let matches: [ReadingLog.Match]
-        do { matches = try await log.search(words, feed: arguments.values["--feed"], limit: limit) } catch { fail(error.description, status: 1) }
+        do { matches = try await log.search(words, feed: arguments.values["--feed"], order: order, limit: limit) } catch { fail(error.description, status: 1) }
         var output = DumpOutput(format: format, fields: chosen, extracted: false)
         var text = output.header
         for match in matches { text += output.text(for: item(match)) }

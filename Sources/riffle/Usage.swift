@@ -56,6 +56,7 @@ enum Usage {
       --feed NAME         only that feed's items (its name or title)
       --format, --fields  as for dump (fields: feed, title, url, author, id, time, seen, text)
       --limit N           at most N items (default 100)
+      --sort ORDER        newest first (default) or relevance: the best match first
 
     riffle cache:
       --json              info as one JSON object (path, bytes, pages, and per feed id, url,

@@ -80,6 +80,30 @@ struct ReadingLogTests {
         #expect(try await log.search("   ").isEmpty)
     }
 
+    @Test func resultsComeNewestFirstOrBestFirstWithHowToOpenTheirFeed() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        // Given an old item with the word in its title and a newer one with it in its text only
+        var old = Self.item("1", "Swift on Linux")
+        old.createdAt = Date(timeIntervalSince1970: 1_000)
+        var new = Self.item("2", "A week of notes", fields: ["text": "some swift here"])
+        new.createdAt = Date(timeIntervalSince1970: 2_000)
+        try await log.noteOpened(Self.hn)
+        try await log.record([old, new], feed: Self.hn)
+        // And an item with no time of its own, listed now (its time is when it was listed)
+        try await log.record([Self.item("3", "swift today, and other news of a long week")], feed: Self.lobsters)
+        // Then newest first by default, best first when asked
+        #expect(try await log.search("swift").map(\.key) == ["id:3", "id:2", "id:1"])
+        #expect(try await log.search("swift", order: .relevance).map(\.key).first == "id:1")
+        #expect(try await log.search("swift", order: .relevance).map(\.key).last == "id:2")
+        // And the limit keeps the first in that order
+        #expect(try await log.search("swift", limit: 1).map(\.key) == ["id:3"])
+        // And a match says how its feed is opened again, when the feed was opened (noted) at all
+        let matches = try await log.search("swift")
+        #expect(matches.first { $0.key == "id:1" }?.feedName == "hn")
+        #expect(matches.first { $0.key == "id:3" }?.feedName == nil)
+    }
+
     @Test func aChangedTitleIsSearchedByItsNewWords() async throws {
         let folder = Folder()
         let log = ReadingLog(cacheDirectory: folder.url)

@@ -287,7 +287,7 @@ struct DailyScreensTests {
         var state = Fixture.state(size: Size(width: 60, height: 8))
         state.press("S")
         for character in "swift" { state.press(.character(character)) }
-        #expect(state.press(.enter) == [.search("swift")])
+        #expect(state.press(.enter) == [.search("swift", order: .newest)])
         #expect(App.view(state).trimmedLines.contains { $0.contains("searching…") })
         let match = ReadingLog.Match(feedID: "f", feedTitle: "lobsters", key: "id:1", title: "Swift on Linux", author: "ann", text: "",
                                      link: "https://example.com/s", id: "1", createdAt: Fixture.now.addingTimeInterval(-7200),

@@ -283,9 +283,10 @@ struct DailyEndToEndTests {
         #expect(await session.waitFor { session.screen().contains("copied link") }, "\(session.screen())")
         #expect(!FileManager.default.fileExists(atPath: opened.path), "C still opens the discussion")
         try session.send("x")
-        // The shell makes the file before printf writes it: wait for what it writes.
-        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8))?.isEmpty == false }, "\(session.screen())")
-        #expect(try String(contentsOf: opened, encoding: .utf8) == server.baseURL.absoluteString + "/item?id=42280701")
+        // The browser writes the file after creating it: wait for its whole content, not for the file.
+        let expected = server.baseURL.absoluteString + "/item?id=42280701"
+        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8)) == expected },
+                "opened \((try? String(contentsOf: opened, encoding: .utf8)) ?? "nothing"); \(session.screen())")
         try await Self.quit(session)
     }
 

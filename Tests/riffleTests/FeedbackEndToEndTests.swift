@@ -63,8 +63,10 @@ struct FeedbackEndToEndTests {
         #expect(await session.waitFor { session.screen().contains("Ask HN: what do you read?") }, "\(session.screen())")
 
         try session.send("o")
-        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8)) != nil }, "\(session.screen())")
-        #expect(try String(contentsOf: opened, encoding: .utf8) == base + "/item?id=31")
+        // The browser writes the file after creating it: wait for its whole content, not for the file.
+        let expected = base + "/item?id=31"
+        #expect(await session.waitFor { (try? String(contentsOf: opened, encoding: .utf8)) == expected },
+                "opened \((try? String(contentsOf: opened, encoding: .utf8)) ?? "nothing"); \(session.screen())")
         #expect(await session.waitFor { session.screen().contains("opened in record-url") }, "\(session.screen())")
         #expect(!session.screen().contains("no link"), "\(session.screen())")
         try await DailyEndToEndTests.quit(session)

@@ -17,6 +17,11 @@ enum RiffleBinary {
         try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
+    /// `run` without holding a thread of the cooperative pool while riffle runs (`Spawn.runOnThread`).
+    static func runOnThread(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
+        try await Spawn.runOnThread([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that
     /// never listens (and is never closed, so nothing else can take the port). Never a guessed
     /// "closed" port, nor one closed again that another test might bind.

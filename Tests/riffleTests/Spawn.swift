@@ -20,6 +20,17 @@ enum Spawn {
         var stderr: String
     }
 
+    /// `run` on a thread of its own, for async tests that start many programs: waiting for a child
+    /// must not hold a thread of the cooperative pool (two on a 2-core machine, shared by every test's
+    /// tasks), or every other test awaiting the pool stalls for as long as the children run.
+    static func runOnThread(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60)) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Swift.Result { try run(argv, environment: environment, timeout: timeout) })
+            }.start()
+        }
+    }
+
     /// Runs `argv`; a program still running after `timeout` is killed and reported as a failure.
     static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-spawn-\(UUID().uuidString)")

@@ -27,8 +27,10 @@ extension App {
             effects = handle(&state, event)
         case .pageLoaded(let page):
             effects = receive(&state, page)
+            effects += revealIfListed(&state)
         case .pageFailed(let page, let error):
             effects = fail(&state, page: page, error: error)
+            effects += revealIfListed(&state)
         case .notice(let message):
             raise(&state, message)
             effects = []
@@ -100,14 +102,25 @@ extension App {
         state.toasts.append(Toast(message: message, topic: topic))
     }
 
-    /// A feed was opened from the feed list: what was shown of the last one goes, its pages load, and
-    /// q comes back to the list. The settings, the messages and watching stay.
+    /// A feed was opened from the feed list or from search results: what was shown of the last one
+    /// goes, its pages load, and q comes back to the list (or the results). The settings, the messages
+    /// and watching stay. From search results, the item chosen there is looked for in its pages.
     static func openedFeed(_ state: inout AppState, title: String, hasComments: Bool) -> [Effect] {
         var fresh = AppState(feedTitle: title, size: state.size, now: state.now, settings: state.settings)
         fresh.toasts = state.toasts
         fresh.feed.watch = state.feed.watch.map { Watch(interval: $0.interval, next: state.now.addingTimeInterval($0.interval)) }
         fresh.feed.commentsAvailable = hasComments
-        if case .feeds = state.screens.shown { fresh.screens = ScreenStack([state.screens.shown, .list]) }
+        switch state.screens.shown {
+        case .feeds:
+            fresh.screens = ScreenStack([state.screens.shown, .list])
+        case .search(var search):
+            // The list over the results (over whatever was at the bottom): q goes back to them.
+            fresh.feed.reveal = search.opening
+            search.opening = nil
+            fresh.screens = ScreenStack([state.screens.entries[0], .search(search), .list])
+        default:
+            break
+        }
         state = fresh
         return appendNextPage(&state, explicit: true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// Work `App.update` asks the run loop to do; its results come back as `Action`s.
 package enum Effect: Sendable, Equatable {
@@ -20,8 +21,8 @@ package enum Effect: Sendable, Equatable {
     case openDiscussion(Item)
     /// Put `text` on the clipboard (`y`, `Y`); `what` names it in the toast ("link", "JSON").
     case copy(String, what: String)
-    /// Search the reading log; answer with `.searched` or `.searchFailed`.
-    case search(String)
+    /// Search the reading log, results in `order`; answer with `.searched` or `.searchFailed`.
+    case search(String, order: ReadingLog.Order)
     /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.
     case listFeeds
     /// Work out how page `page` is read, with the evidence (the field picker); answer with

@@ -15,6 +15,8 @@ package struct FeedState: Sendable, Equatable {
     package var reading = ReadingMarks()
     /// Page 1 revalidated on an interval (`--watch`, `w`); nil when off.
     package var watch: Watch?
+    /// An item from search results being looked for in its pages, to open it; nil when none.
+    package var reveal: Reveal?
 
     /// A feed called `title`, nothing loaded.
     package init(title: String) { self.title = title }

@@ -71,7 +71,7 @@ extension Prompt {
                 } else {
                     state.screens.push(.search(SearchScreen(query: text)))
                 }
-                return [.search(text)]
+                return [.search(text, order: .newest)]
             case .argument(let entry):
                 return [.openFeed("\(entry.name):\(text)")]
             case .rename(let entry):

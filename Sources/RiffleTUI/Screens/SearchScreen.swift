@@ -2,20 +2,29 @@ import Foundation
 import RiffleKit
 import RiffleReading
 
-/// What a search of everything seen found (`S`), from every feed, in the reading log's order: j and k
-/// move, Enter shows a match, the item commands that need no feed (open, copy) act on it.
+/// What a search of everything seen found (`S`), from every feed, newest first (`s`: best match
+/// first): j and k move, Enter opens a match in its feed (its pages read until it is listed, from the
+/// disk when stored) and `c` its comments there; the item commands that need no feed (`o`, `y`, `Y`)
+/// act on the match itself.
 package struct SearchScreen: Sendable, Equatable {
     /// What was searched for.
     package var query: String
+    /// The order of the matches (`s` switches).
+    package var order: ReadingLog.Order
     /// The matches; nil while the search runs.
     package var matches: [ReadingLog.Match]?
     /// Why the search failed, if it did.
     package var failure: String?
     package var selection = 0
     package var scroll = 0
+    /// The match whose feed is being opened (Enter, `c`), handed to that feed's list once it is open.
+    package var opening: Reveal?
 
     /// The results of searching for `query`, on their way.
-    package init(query: String) { self.query = query }
+    package init(query: String, order: ReadingLog.Order = .newest) {
+        self.query = query
+        self.order = order
+    }
 
     /// The matches as items the list and the detail can show.
     package var items: [Item] { (matches ?? []).map(SearchScreen.item) }
@@ -72,9 +81,34 @@ extension SearchScreen: StackedScreen {
             // S again: the words searched, to change.
             state.screens.push(.overlay(.prompt(Prompt(.search, text: screen.query))))
             return []
+        case .sort:
+            // The same words in the other order, asked afresh: the first `limit` differ by order.
+            screen = SearchScreen(query: screen.query, order: screen.order == .newest ? .relevance : .newest)
+            state.screens.shown = .search(screen)
+            return [.search(screen.query, order: screen.order)]
+        case .open, .comments:
+            return openInFeed(command == .comments ? .comments : .open, screen, &state)
         default:
             return nil
         }
+    }
+
+    /// Enter and `c`: opens the match's feed and reveals the match there. A match whose feed the
+    /// reading log cannot open again (filed before feeds were noted) shows its own fields on Enter.
+    static func openInFeed(_ then: Reveal.Then, _ screen: SearchScreen, _ state: inout AppState) -> [Effect] {
+        var screen = screen
+        guard let match = screen.matches?[safe: screen.selection] else { return [] }
+        guard let name = match.feedName else {
+            if then == .open {
+                state.screens.push(.item(ItemScreen(item: item(match), isInOpenFeed: false)))
+            } else {
+                App.raise(&state, "no comments: riffle does not know how to open \(match.feedTitle) again (open it once)")
+            }
+            return []
+        }
+        screen.opening = Reveal(key: match.key, title: match.title, then: then)
+        state.screens.shown = .search(screen)
+        return [.openFeed(name)]
     }
 
     // MARK: View
@@ -90,8 +124,9 @@ extension SearchScreen: StackedScreen {
         view.glyphs = state.settings.marksWithGlyphs
         view.render(into: &buffer, area: rect)
         let count = matches?.count ?? 0
-        let facts = matches == nil ? ["searching"]
-            : [count == 0 ? "no matches" : "match \(selection + 1)/\(count)", "every feed, offline", "Enter shows · o opens"]
-        StatusBar(facts: facts, dropOrder: [2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        let sorted = order == .newest ? "newest first" : "best match first"
+        let facts = matches == nil ? ["searching", sorted]
+            : [count == 0 ? "no matches" : "match \(selection + 1)/\(count)", sorted, "every feed, offline", "Enter opens in its feed · c comments · s order"]
+        StatusBar(facts: facts, dropOrder: [3, 2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 }

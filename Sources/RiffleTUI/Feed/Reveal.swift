@@ -1,0 +1,57 @@
+import Foundation
+
+/// An item to find in the feed just opened from search results (Enter, `c`): the feed's pages are
+/// read in order (from the disk when stored, so offline too) until the item is listed, then it is
+/// selected and opened, or its comments are.
+package struct Reveal: Sendable, Equatable {
+    /// What is done with the item once it is listed.
+    package enum Then: Sendable, Equatable {
+        /// Its item screen, over the list (Enter).
+        case open
+        /// Its comments, over the list (`c`).
+        case comments
+    }
+
+    /// Pages read looking for it before giving up: an item the feed has pushed further has left
+    /// what a reader would page through.
+    package static let pageLimit = 20
+
+    /// The item's `readingKey`.
+    package var key: String
+    /// Its title, for the toast when it is not found.
+    package var title: String
+    package var then: Then
+
+    package init(key: String, title: String, then: Then) {
+        self.key = key
+        self.title = title
+        self.then = then
+    }
+}
+
+extension App {
+    /// Looks for the item being revealed among the loaded pages: found, it is selected and opened (or
+    /// its comments are); else the next page is asked for, until the feed ends, a page fails or
+    /// `Reveal.pageLimit` pages were read.
+    static func revealIfListed(_ state: inout AppState) -> [Effect] {
+        guard let reveal = state.feed.reveal else { return [] }
+        let index = state.list.index
+        if let row = index.rows.firstIndex(where: { index.keys[$0] == reveal.key }) {
+            state.feed.reveal = nil
+            select(&state, row)
+            let selection = ItemSelection(item: state.list.selectedItem, isInOpenFeed: true)
+            return itemCommand(reveal.then == .comments ? .comments : .open, on: selection, &state) ?? []
+        }
+        let paging = state.feed.paging
+        guard !paging.isAppending else { return [] }
+        guard !paging.endOfFeed, paging.failure == nil, state.list.pages.all.count < Reveal.pageLimit else {
+            state.feed.reveal = nil
+            // A failed page has said why already.
+            if paging.failure == nil {
+                raise(&state, "\"\(reveal.title)\" is no longer in the first \(state.list.pages.all.count) pages of \(state.feed.title)")
+            }
+            return []
+        }
+        return appendNextPage(&state, explicit: true)
+    }
+}
