@@ -187,6 +187,21 @@ extension BrowserLoop {
             case .mark(let items, let seen):
                 guard let log, let reference = feed?.reference else { return [] }
                 log.enqueue { (log) throws(ReadingLog.Failure) in try await log.record(items, feed: reference, seen: seen) }
+            case .save(let item, let saved):
+                guard let log, let reference = feed?.reference else { return [] }
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    if saved { try await log.save(item, feed: reference) } else { try await log.unsave(key: item.readingKey, feed: reference.id) }
+                }
+            case .unsave(let feedID, let key):
+                guard let log else { return [] }
+                let reference = feed?.reference
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    try await log.unsave(key: key, feed: feedID)
+                    // The open feed's list drops its "saved" mark when it was one of its items.
+                    if let reference { mailbox.post(.savedLoaded(try await log.savedKeys(feed: reference.id)), feed: generation) }
+                }
+            case .listSaved:
+                listSaved()
             case .loadComments(let item, let policy):
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey
@@ -216,7 +231,11 @@ extension BrowserLoop {
                     }
                 }
             case .listFeeds:
-                guard let shelf = loop.services.shelf else { return update(.feedsListed([])) }
+                guard let shelf = loop.services.shelf else {
+                    listSaved()
+                    return update(.feedsListed([]))
+                }
+                listSaved()
                 Task {
                     let entries = await shelf.entries()
                     mailbox.post(.feedsListed(entries))
@@ -292,7 +311,15 @@ extension BrowserLoop {
             log.enqueue { (log) throws(ReadingLog.Failure) in
                 try await log.noteOpened(reference)
                 mailbox.post(.seenLoaded(try await log.seenKeys(feed: reference.id)), feed: generation)
+                mailbox.post(.savedLoaded(try await log.savedKeys(feed: reference.id)), feed: generation)
             }
+        }
+
+        /// The saved items, for the saved list and the feed list's count of them.
+        func listSaved() {
+            guard let log else { return mailbox.post(.savedListed([])) }
+            let mailbox = mailbox
+            log.enqueue { (log) throws(ReadingLog.Failure) in mailbox.post(.savedListed(try await log.savedItems())) }
         }
 
         /// What a toast shows of copied text: its start, on one line.

@@ -200,7 +200,7 @@ package actor ReadingLog {
     private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
         try db.execute("PRAGMA wal_autocheckpoint=256")
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
-            for statement in Self.schema { try db.execute(statement) }
+            for statement in Self.schema + Self.savedSchema { try db.execute(statement) }
         }
     }
 

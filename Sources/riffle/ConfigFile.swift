@@ -5,7 +5,7 @@ import RiffleTUI
 /// `config.json` beside the feeds file: the user's defaults for the browser.
 ///
 /// ```json
-/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m",
+/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m", "seen": "scroll",
 ///  "keys": {"x": "open-link", "o": "none", "ctrl-n": "next-page"}}
 /// ```
 /// Every field is optional; an unknown one, a wrong type, a key or command that does not exist is a
@@ -19,10 +19,12 @@ struct ConfigFile: Equatable {
     var browser: String?
     /// The interval `w` watches page 1 at (`--watch` gives its own); 5 minutes when neither says.
     var watch: TimeInterval?
+    /// When an item becomes seen besides `m`: when opened (the default), or also when moved past.
+    var seen = SeenRule.open
     /// The keys, the standard ones with the file's changes.
     var keymap = KeyMap.standard
 
-    static let fields: Set = ["feed", "theme", "browser", "watch", "keys"]
+    static let fields: Set = ["feed", "theme", "browser", "watch", "seen", "keys"]
 
     /// `config.json` in the folder of the feeds file (`$XDG_CONFIG_HOME/riffle`, else `~/.config/riffle`).
     static func location(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -66,6 +68,13 @@ struct ConfigFile: Equatable {
                 throw problem("watch", "expected seconds or text like \"30s\", \"5m\", \"1h\" (10 s to a day)")
             }
             config.watch = seconds
+        }
+        if let value = object["seen"] {
+            let names = SeenRule.allCases.map(\.rawValue)
+            guard let rule = value.stringValue.flatMap(SeenRule.init(rawValue:)) else {
+                throw problem("seen", "must be one of \(names.joined(separator: ", ")), got \(value.stringValue.map { "'\($0)'" } ?? "something that is not text")")
+            }
+            config.seen = rule
         }
         if let keys = object["keys"] {
             guard let members = keys.objectValue?.members else { throw problem("keys", "expected an object of key: command") }

@@ -50,8 +50,9 @@ struct DailyLoopTests {
         // When the first frame is up, no reading log was open for it; then the log answers (3 new)
         #expect(await run.frame(timeout: Self.patience) { $0.description.contains("3 new") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
         #expect(sawLog.get() == false, "the reading log was opened before the first frame")
-        // When the first item stays selected a moment, it becomes seen
-        clock.set(LoopFixture.now.addingTimeInterval(5))
+        // When the first item is opened (Enter, then back), it becomes seen
+        run.terminal.send(.key(.enter))
+        run.terminal.send(.key(.escape))
         #expect(await run.frame(timeout: Self.patience) { $0.description.contains("2 new") } != nil)
         run.terminal.send(.key(.character("q")))
         #expect(await run.exitStatus(timeout: Self.patience) == 0)

@@ -240,3 +240,44 @@ final class LockedLines: Sendable {
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
+
+@Suite("ReadingLog: items saved for later")
+struct ReadingLogSavedTests {
+    @Test func aSavedItemIsListedWholeFromANewLogAndUnsavingForgetsIt() async throws {
+        let folder = ReadingLogTests.Folder()
+        // Given an item with every part saved from hn, and another from lobsters later
+        let clock = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+        let log = ReadingLog(cacheDirectory: folder.url, clock: { clock.withLock { $0 } })
+        var story = Item(id: "42", title: "Show HN: Riffle", details: ["pg", "120 points"], url: "https://example.com/riffle",
+                         createdAt: Date(timeIntervalSince1970: 1_699_990_000), fields: ["id": "42", "title": "Show HN: Riffle", "tags": ["a", "b"]])
+        story.author = "pg"
+        story.score = 120
+        story.comments = 7
+        try await log.save(story, feed: ReadingLogTests.hn)
+        clock.withLock { $0 += 60 }
+        try await log.save(ReadingLogTests.item("7", "second"), feed: ReadingLogTests.lobsters)
+        // When another log reads the same folder (riffle started again)
+        let again = ReadingLog(cacheDirectory: folder.url)
+        let saved = try await again.savedItems()
+        // Then both are listed, the last saved first, the item whole with its fields
+        #expect(saved.map(\.item.title) == ["second", "Show HN: Riffle"])
+        #expect(saved[1].item == story && saved[1].feedID == ReadingLogTests.hn.id && saved[1].feedTitle == "hn")
+        #expect(saved[1].item.author == "pg" && saved[1].item.score == 120 && saved[1].item.comments == 7)
+        #expect(saved[1].savedAt == Date(timeIntervalSince1970: 1_700_000_000) && saved[1].key == "id:42")
+        #expect(try await again.savedKeys(feed: ReadingLogTests.hn.id) == ["id:42"])
+        // And unsaving forgets it in its own feed only
+        try await again.unsave(key: "id:42", feed: ReadingLogTests.lobsters.id)
+        #expect(try await again.savedItems().count == 2)
+        try await again.unsave(key: "id:42", feed: ReadingLogTests.hn.id)
+        #expect(try await again.savedItems().map(\.item.title) == ["second"])
+        #expect(try await again.savedKeys(feed: ReadingLogTests.hn.id).isEmpty)
+    }
+
+    @Test func withNothingSavedNothingIsListedAndNoFileIsMade() async throws {
+        let folder = ReadingLogTests.Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        #expect(try await log.savedItems().isEmpty)
+        #expect(try await log.savedKeys(feed: "x").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: log.path))
+    }
+}

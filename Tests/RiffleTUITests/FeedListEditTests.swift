@@ -60,7 +60,7 @@ struct FeedListEditTests {
 
     @Test func presetsAreBuiltIn() {
         var state = Self.state()
-        state.press("G")
+        state.press("j"); state.press("j")
         #expect(state.press("e") == [] && state.press("d") == [])
         #expect(state.screens.overlay == nil)
         #expect(state.toasts.map(\.message).suffix(2) == ["hn is built in: it cannot be renamed", "hn is built in: it cannot be removed"])

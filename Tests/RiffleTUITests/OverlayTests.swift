@@ -12,12 +12,14 @@ struct OverlayTests {
         state.press("?")
         // Then a box lists the keys, a command and its opposite on one line
         let lines = App.view(state).trimmedLines
-        #expect(lines[1] == " ┌─ keys ────────────────────────────────────────────────┐")
-        #expect(lines[2] == " │ j ↓ k ↑          move down / up                       │")
-        #expect(lines[13] == " │ /                filter (Enter keep, Esc clear)       │")
-        #expect(lines[27] == " │ any key closes                                        │")
-        #expect(lines[28] == " └───────────────────────────────────────────────────────┘")
-        for key in ["n p", "Enter", "v", "Space PgDn PgUp", "o", "c C", "y Y", "m M", "S", "s", "r R", "w", "e", "d", "F", "L", "?", "Esc", "q", "^d ^u"] {
+        #expect(lines[0].hasPrefix(" ┌─ keys ────────────────────────────────────────────────┐"))
+        #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
+        #expect(lines[12] == " │ u                next unseen item (loads pages)       │")
+        #expect(lines[13] == " │ f                save for later / unsave (F: saved)   │")
+        #expect(lines[14] == " │ /                filter (Enter keep, Esc clear)       │")
+        #expect(lines[28] == " │ any key closes                                        │")
+        #expect(lines[29] == " └───────────────────────────────────────────────────────┘")
+        for key in ["n p", "Enter", "v", "Space PgDn PgUp", "o", "c C", "y Y", "m M", "u", "f", "S", "s", "r R", "w", "e", "d", "F", "L", "?", "Esc", "q", "^d ^u"] {
             #expect(lines.contains { $0.hasPrefix(" │ \(key) ") }, "help lists \(key)")
         }
     }
@@ -60,24 +62,24 @@ struct OverlayTests {
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
-        // Given the help on a 60x12 screen: 8 of its 24 lines fit
+        // Given the help on a 60x12 screen: 8 of its 26 lines fit
         var state = Fixture.state(size: Size(width: 60, height: 12))
         state.press("?")
         var lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
-        #expect(lines[10] == " │ j k scroll · 1-8 of 24 · other keys close             │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 26 · other keys close             │")
         // When j is pressed three times and ↑ once
         state.press("j"); state.press("j"); state.press(.down); state.press(.up)
         // Then the box shows lines 3-10, and the list under it has not moved
         lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
-        #expect(lines[10] == " │ j k scroll · 3-10 of 24 · other keys close            │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 26 · other keys close            │")
         #expect(state.list.selection == 0)
         // And it stops at the last line
         for _ in 0..<30 { state.press("j") }
         lines = App.view(state).trimmedLines
         #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
-        #expect(state.screens.overlay == .help(scroll: 16))
+        #expect(state.screens.overlay == .help(scroll: 18))
         // When another key is pressed, the help closes and the key does nothing else
         #expect(state.press("q") == [] && state.screens.overlay == nil && !state.shouldQuit)
     }

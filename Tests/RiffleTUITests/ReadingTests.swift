@@ -14,20 +14,46 @@ struct ReadingTests {
         return item
     }
 
-    @Test func anItemSelectedForAMomentBecomesSeen() {
+    @Test func byDefaultAnItemIsSeenWhenOpenedNotWhenSelectedOrPassed() {
         // Given the log's answer (nothing seen) and the first item selected
-        var state = Fixture.state(size: Self.wide)
+        let items = (1...10).map { Fixture.item("p1 item \($0)", url: "https://example.com/\($0)") }
+        var state = Fixture.state(showing: Fixture.page(1, items: items), size: Self.wide)
         state.send(.seenLoaded([]))
         #expect(App.view(state).trimmedLines[7].contains("10 new"))
-        // When a second passes, nothing yet; after a moment it is seen and the log is told
-        #expect(state.send(.tick(Fixture.now.addingTimeInterval(1))) == [])
-        let effects = state.send(.tick(Fixture.now.addingTimeInterval(1.6)))
-        #expect(effects == [.mark([state.list.items[0]], seen: true)])
-        #expect(state.isSeen(0) == true && state.unseenCount == 9)
-        #expect(App.view(state).trimmedLines[7].contains("9 new"))
-        // And moving through quickly marks nothing more
-        state.press("j"); state.press("j")
-        #expect(state.send(.tick(Fixture.now.addingTimeInterval(2))) == [])
+        // When it stays selected a long while and the selection moves past it, nothing is seen
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(60))) == [])
+        #expect(state.press("j") == [] && state.press("j") == [])
+        #expect(state.unseenCount == 10)
+        // When one is opened (Enter), it is seen and the log is told; o and c too
+        state.press("g")
+        #expect(state.press(.enter) == [.mark([state.list.items[0]], seen: true)])
+        state.press(.escape)
+        state.press("j")
+        #expect(state.press("o").contains(.mark([state.list.items[1]], seen: true)))
+        #expect(state.unseenCount == 8 && App.view(state).trimmedLines[7].contains("8 new"))
+    }
+
+    @Test func withSeenScrollTheRowsMovedDownPastAreSeenButOnesMarkedUnseenStaySo() {
+        // Given seen: scroll, nothing seen, the third item marked seen then unseen again with m
+        var state = Fixture.state(size: Self.wide)
+        state.settings.seen = .scroll
+        state.send(.seenLoaded([]))
+        state.list.selection = 2
+        let passed = Array(state.list.items[0..<2])
+        state.press("m"); state.press("m")
+        state.press("g")
+        // When the selection moves down past two rows, one at a time
+        #expect(state.press("j") == [.mark([passed[0]], seen: true)])
+        #expect(state.press("j") == [.mark([passed[1]], seen: true)])
+        // Then moving on past the one marked unseen leaves it unseen (m is sticky); a screen down marks the rest passed
+        let effects = state.press(.pageDown)
+        #expect(state.isSeen(2) == false && state.isSeen(3) == true)
+        #expect(effects.first == .mark(Array(state.list.items[3..<state.list.selection]), seen: true))
+        // And moving up marks nothing
+        #expect(state.press("k") == [])
+        // Opening it makes it seen after all
+        state.list.selection = 2
+        #expect(state.press(.enter) == [.mark([state.list.items[2]], seen: true)])
     }
 
     @Test func seenRowsAreDimmerAndUnderNoColourCarryAGlyph() {

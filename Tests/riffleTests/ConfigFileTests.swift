@@ -11,10 +11,11 @@ struct ConfigFileTests {
 
     @Test func everyFieldIsRead() throws {
         let config = try Self.parse(#"""
-            {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m",
+            {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m", "seen": "scroll",
              "keys": {"x": "open-link", "o": "none", "ctrl-n": "next-page"}}
             """#)
         #expect(config.feed == "hn" && config.theme == "light" && config.browser == "firefox --new-tab %s")
+        #expect(config.seen == .scroll && ConfigFile().seen == .open)
         #expect(config.watch == 300)
         #expect(config.keymap.command(for: .character("x")) == .openLink)
         #expect(config.keymap.command(for: .character("o")) == nil)
@@ -33,7 +34,7 @@ struct ConfigFileTests {
     }
 
     @Test(arguments: [
-        (#"{"feeds": "hn"}"#, "config.json: field 'feeds': unknown field (expected one of browser, feed, keys, theme, watch)"),
+        (#"{"feeds": "hn"}"#, "config.json: field 'feeds': unknown field (expected one of browser, feed, keys, seen, theme, watch)"),
         (#"{"feed": 3}"#, "config.json: field 'feed': expected a non-empty string"),
         (#"{"feed": ""}"#, "config.json: field 'feed': expected a non-empty string"),
         (#"{"theme": "solarized"}"#, "config.json: field 'theme': must be one of"),
@@ -50,6 +51,8 @@ struct ConfigFileTests {
         (#"{"keys": {"x": "teleport"}}"#, "config.json: field 'keys.x': "),
         (#"{"keys": {"ctrl-shift-x": "quit"}}"#, "config.json: field 'keys.ctrl-shift-x': "),
         (#"{"keys": {"x": 1}}"#, "config.json: field 'keys.x': expected a command name"),
+        (#"{"seen": "hover"}"#, "config.json: field 'seen': must be one of open, scroll, got 'hover'"),
+        (#"{"seen": true}"#, "config.json: field 'seen': must be one of open, scroll, got something that is not text"),
         ("[1]", "config.json: expected an object of settings"),
         ("{\n  \"feed\": \"hn\",\n  \"theme\": }\n", "config.json:3: not valid JSON"),
     ])

@@ -39,8 +39,8 @@ struct FeedListEditEndToEndTests {
         try session.send("y")
         #expect(await session.waitFor { !session.screen().contains(" ours ") }, "\(session.screen())")
         #expect(try String(contentsOf: feedsFile, encoding: .utf8) == "{\n  \"feeds\": {\n    \"news\": \"hn\"\n  }\n}\n")
-        // When the feed opened before (above the demo, last) is removed, it is forgotten
-        try session.send("G", "k", "d")
+        // When the feed opened before (above the demo and "saved", last) is removed, it is forgotten
+        try session.send("G", "k", "k", "d")
         #expect(await session.waitFor { session.screen().contains("(opened before)? y/n") }, "\(session.screen())")
         try session.send("y")
         #expect(await session.waitFor { !session.screen().contains("opened before") }, "\(session.screen())")

@@ -18,6 +18,10 @@ package enum Action: Sendable, Equatable {
     case notice(String)
     /// The reading log's seen items of the open feed (`Item.readingKey`s).
     case seenLoaded(Set<String>)
+    /// The reading log's saved items of the open feed (`Item.readingKey`s).
+    case savedLoaded(Set<String>)
+    /// A `.listSaved` effect finished: every saved item, the last saved first.
+    case savedListed([ReadingLog.SavedItem])
     /// A `.loadComments` effect finished: the thread of the item whose `readingKey` is `item`.
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.

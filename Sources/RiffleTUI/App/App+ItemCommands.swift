@@ -60,6 +60,9 @@ extension App {
         case .toggleSeen:
             guard let item, selection.isInOpenFeed else { return [] }
             return toggleSeen(&state, item)
+        case .save:
+            guard let item, selection.isInOpenFeed else { return [] }
+            return toggleSaved(&state, item)
         default:
             return nil
         }

@@ -48,6 +48,7 @@ extension App {
     /// means "two pages on": the second jump supersedes the first, so page 2 is added below but the
     /// selection waits for page 3.
     static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
+        state.feed.paging.unseenSearch = nil
         // Sorted, pages are not where the list is split: `n` only brings the next page in.
         guard state.list.sort == .feed else { return delta > 0 ? appendNextPage(&state, explicit: true) : [] }
         let target = (state.feed.paging.pendingJump ?? state.list.pageNumber) + delta
@@ -102,8 +103,9 @@ extension App {
             state.feed.paging.endOfFeed = true
             state.feed.paging.endReason = page.endReason
             state.feed.paging.pendingJump = nil
+            let unseen = continueUnseenSearch(&state)
             keepSelectionVisible(&state)
-            return []
+            return unseen
         }
         let listedBefore = state.list.index.listed.count
         state.feed.reading.noteListed(page.items)
@@ -122,7 +124,7 @@ extension App {
             }
         }
         keepSelectionVisible(&state)
-        return record
+        return record + continueUnseenSearch(&state)
     }
 
     /// A page from the network means we are online; a stale one means the network failed and the
@@ -211,6 +213,7 @@ extension App {
         if request.purpose == .reload, state.feed.paging.reloads?.pending.remove(page) != nil { finishReloads(&state) }
         if request.purpose == .append {
             state.feed.paging.pendingJump = nil
+            state.feed.paging.unseenSearch = nil
             state.feed.paging.prefetchPaused = true
             state.feed.paging.failure = LoadFailure(page: page, reason: "\(error)")
         }

@@ -4,22 +4,25 @@ import RiffleKit
 extension App {
     /// Moves the list's selection by `delta` rows, stopping at the ends.
     /// Moving down past the last item asks for the next page and selects its first item on arrival.
+    /// With `seen: scroll`, the rows moved down past become seen.
     static func move(_ state: inout AppState, by delta: Int) -> [Effect] {
         state.feed.paging.pendingJump = nil
         let count = state.list.rows.count
         let paging = state.feed.paging
+        let from = state.list.selection
         guard delta > 0, state.list.selection + delta >= count, !state.list.items.isEmpty, !paging.endOfFeed, state.list.sort == .feed else {
             select(&state, state.list.selection + delta)
-            return []
+            return markPassedSeen(&state, from: from)
         }
         select(&state, state.list.selection + delta)
         state.feed.paging.pendingJump = state.list.pages.nextNumber
-        return appendNextPage(&state, explicit: true)
+        return markPassedSeen(&state, from: from) + appendNextPage(&state, explicit: true)
     }
 
     /// Selects row `index` of the list, clamped to it.
     static func select(_ state: inout AppState, _ index: Int) {
         state.feed.paging.pendingJump = nil
+        state.feed.paging.unseenSearch = nil
         let count = state.list.rows.count
         guard count > 0 else { return }
         state.list.selection = min(max(0, index), count - 1)

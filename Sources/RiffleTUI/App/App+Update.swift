@@ -20,7 +20,6 @@ extension App {
         case .tick(let date):
             tick(&state, date)
             effects = watchIfDue(&state)
-            effects += markRestingItemSeen(&state)
             state.settle()
             return effects
         case .event(let event):
@@ -37,6 +36,12 @@ extension App {
         case .seenLoaded(let keys):
             // Marks made before the log answered are kept.
             state.feed.reading.merge(logged: keys)
+            effects = []
+        case .savedLoaded(let keys):
+            state.feed.reading.merge(saved: keys)
+            effects = []
+        case .savedListed(let saved):
+            SavedScreen.receive(saved, in: &state)
             effects = []
         case .commentsLoaded(let key, let thread):
             CommentsScreen.receive(.success(thread), forItem: key, in: &state)
@@ -74,7 +79,6 @@ extension App {
         if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
         keepSelectionVisible(&state)
-        noteResting(&state)
         state.settle()
         return effects
     }

@@ -12,6 +12,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case discussion
     case yankLink = "yank-link", yankJSON = "yank-json"
     case toggleSeen = "toggle-seen", markAllSeen = "mark-all-seen"
+    case nextUnseen = "next-unseen"
+    case save
     case filter
     case search
     case sort
@@ -52,6 +54,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .yankJSON: "copy the item's JSON"
         case .toggleSeen: "mark seen / unseen"
         case .markAllSeen: "mark everything loaded seen"
+        case .nextUnseen: "next unseen item (loads pages)"
+        case .save: "save for later / unsave (F: saved)"
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"

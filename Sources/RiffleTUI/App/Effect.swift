@@ -15,6 +15,12 @@ package enum Effect: Sendable, Equatable {
     case record([Item])
     /// Record in the reading log that `items` were seen (or not).
     case mark([Item], seen: Bool)
+    /// Save `item` of the open feed for later in the reading log, or forget it (`f`).
+    case save(Item, saved: Bool)
+    /// Forget the saved item with `key` of the feed whose id is `feedID` (`f` in the saved list).
+    case unsave(feedID: String, key: String)
+    /// Read every saved item from the reading log; answer with `.savedListed`.
+    case listSaved
     /// Load an item's comments; answer with `.commentsLoaded` or `.commentsFailed`.
     case loadComments(Item, policy: CachePolicy)
     /// Open an item's discussion page in the browser (`C`), or say the feed names none.

@@ -14,8 +14,8 @@ package struct Settings: Sendable, Equatable {
     /// Seen items carry a glyph, for screens without colours (`NO_COLOR`, the mono theme) where dim
     /// may not show.
     package var marksWithGlyphs = false
-    /// How long an item stays selected before it counts as seen.
-    package var seenAfter: TimeInterval = 1.5
+    /// When an item counts as seen besides being marked (`config.json`'s `seen`).
+    package var seen = SeenRule.open
     /// A cached page that does not know its own freshness (`PageInfo.freshUntil`) shows as "stale"
     /// in the status bar when older than this.
     package var staleAfter: TimeInterval = 3600
@@ -26,4 +26,12 @@ package struct Settings: Sendable, Equatable {
 
     /// The standard keys, no glyphs, no watching.
     package init() {}
+}
+
+/// When an item becomes seen, besides `m` and `M` (`config.json`'s `seen`).
+package enum SeenRule: String, Sendable, Equatable, CaseIterable {
+    /// When it is opened: Enter, `o`, `c`. Moving over the list marks nothing.
+    case open
+    /// Also when the selection moves down past it (`j`, PgDn, the wheel...).
+    case scroll
 }

@@ -22,6 +22,8 @@ package struct Paging: Sendable, Equatable {
     package var endReason: String?
     /// Reloads asked for together (`r`, `R`) and what they brought so far, for one toast at the end.
     package var reloads: ReloadTally?
+    /// `u` found nothing unseen below the selection and waits for the next page to look in it.
+    package var unseenSearch: UnseenSearch?
 
     package init() {}
 
@@ -104,4 +106,12 @@ package struct ReloadTally: Sendable, Equatable {
     package var refreshed: Set<Int> = []
 
     package init(pending: Set<Int>) { self.pending = pending }
+}
+
+/// `u` looking for an unseen item in pages still to come.
+package struct UnseenSearch: Sendable, Equatable {
+    /// Pages it may still load before it gives up (and says so).
+    package var pagesLeft: Int
+
+    package init(pagesLeft: Int) { self.pagesLeft = pagesLeft }
 }

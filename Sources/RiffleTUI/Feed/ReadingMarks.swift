@@ -14,8 +14,15 @@ package struct ReadingMarks: Sendable, Equatable {
     /// The keys of every item the list has held since the feed was opened, whatever page it was on
     /// and wherever it moved since: what a reload or a watch brings is new only when it is not here.
     package private(set) var listed: Set<String> = []
-    /// The selected item and since when it has been selected: it counts as seen after `Settings.seenAfter`.
-    package var resting: Resting?
+    /// Items made unseen with `m`: moving past them (`seen: scroll`) leaves them unseen; only opening
+    /// or marking them makes them seen again.
+    package private(set) var keptUnseen: Set<String> = []
+    /// The keys of the open feed's saved items (`f`), as the reading log says and as saved since.
+    package private(set) var saved: Set<String> = []
+    /// Whether the log said what was saved; until then, what is unsaved is noted in `unsavedEarly`.
+    private var savedAnswered = false
+    /// Unsaved before the log said what was saved: not taken back from its answer.
+    private var unsavedEarly: Set<String> = []
 
     package init() {}
 
@@ -31,9 +38,15 @@ package struct ReadingMarks: Sendable, Equatable {
     }
 
     /// Marks `items` seen; returns those that were not (they are no longer "new" either), in order.
-    package mutating func markSeen(_ items: [Item]) -> [Item] {
+    /// - Parameter passing: they were only moved past (`seen: scroll`): those kept unseen with `m` stay so.
+    package mutating func markSeen(_ items: [Item], passing: Bool = false) -> [Item] {
         var marks = seen ?? []
-        let added = items.filter { marks.insert($0.readingKey).inserted }
+        let added = items.filter { item in
+            let key = item.readingKey
+            if passing, keptUnseen.contains(key) { return false }
+            keptUnseen.remove(key)
+            return marks.insert(key).inserted
+        }
         guard !added.isEmpty else { return [] }
         seen = marks
         for item in added { arrived.remove(item.readingKey) }
@@ -57,18 +70,30 @@ package struct ReadingMarks: Sendable, Equatable {
     package mutating func markUnseen(_ key: String) -> Bool {
         guard seen?.contains(key) == true else { return false }
         seen?.remove(key)
+        keptUnseen.insert(key)
         revision.bump()
         return true
     }
-}
 
-/// The selected item, and since when: it counts as seen once it stays selected a moment.
-package struct Resting: Sendable, Equatable {
-    package var key: String
-    package var since: Date
+    /// Whether the item with `key` is saved.
+    package func isSaved(_ key: String) -> Bool { saved.contains(key) }
 
-    package init(key: String, since: Date) {
-        self.key = key
-        self.since = since
+    /// The reading log's saved keys: its first answer keeps what was saved or unsaved before it came;
+    /// a later one (after an item was unsaved from the saved list) is taken as it is.
+    package mutating func merge(saved keys: Set<String>) {
+        saved = savedAnswered ? keys : saved.union(keys.subtracting(unsavedEarly))
+        savedAnswered = true
+        unsavedEarly = []
+    }
+
+    /// Saves (or unsaves) the item with `key`.
+    package mutating func setSaved(_ key: String, _ isSaved: Bool) {
+        if isSaved {
+            saved.insert(key)
+            unsavedEarly.remove(key)
+        } else {
+            saved.remove(key)
+            if !savedAnswered { unsavedEarly.insert(key) }
+        }
     }
 }

@@ -12,6 +12,8 @@ package struct FeedEntry: Sendable, Equatable, Hashable {
         case recent
         /// The built-in demo.
         case demo
+        /// The items saved with `f` (`FeedEntry.saved`), listed from the reading log: no feed.
+        case saved
     }
 
     /// How it is opened: `hn`, `github:apple/swift`, a URL template; `reddit` for a feed that
@@ -22,6 +24,9 @@ package struct FeedEntry: Sendable, Equatable, Hashable {
     /// What its argument is (`SUBREDDIT`) when one must be typed before opening it.
     package var argument: String?
     package var origin: Origin
+
+    /// The feed list's first entry: the items saved with `f`, from every feed, offline.
+    package static let saved = FeedEntry(name: "saved", description: "items saved with f, from every feed (offline)", origin: .saved)
 
     package init(name: String, description: String, argument: String? = nil, origin: Origin) {
         self.name = name

@@ -8,6 +8,8 @@ package struct FeedsScreen: Sendable, Equatable {
     package var entries: [FeedEntry]?
     /// What is known of each, by name.
     package var summaries: [String: FeedSummary] = [:]
+    /// How many items are saved (the last entry, `FeedEntry.saved`); nil until the log answered.
+    package var savedCount: Int?
     package var selection = 0
     package var scroll = 0
 
@@ -30,6 +32,8 @@ package struct FeedsScreen: Sendable, Equatable {
     static func receive(_ entries: [FeedEntry], in state: inout AppState) {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
         let selected = screen.selectedEntry?.name
+        // The saved items come last, after every feed.
+        let entries = entries + [FeedEntry.saved]
         screen.entries = entries
         screen.selection = selected.flatMap { name in entries.firstIndex { $0.name == name } } ?? 0
         screen.showSelection(size: state.size)
@@ -41,6 +45,14 @@ package struct FeedsScreen: Sendable, Equatable {
         guard var screen = state.screens.shown(as: FeedsScreen.self) else { return }
         screen.summaries[name] = summary
         state.screens.shown = .feeds(screen)
+    }
+
+    /// How many items are saved, wherever the feed list is in the stack (under the saved list, too).
+    static func noteSaved(_ count: Int, in state: inout AppState) {
+        guard let position = state.screens.entries.lastIndex(where: { if case .feeds = $0 { true } else { false } }),
+              case .feeds(var screen) = state.screens.entries[position] else { return }
+        screen.savedCount = count
+        state.screens.replace(at: position, with: .feeds(screen))
     }
 }
 
@@ -75,6 +87,10 @@ extension FeedsScreen: StackedScreen {
             return []
         case .open:
             guard let entry = screen.selectedEntry else { return [] }
+            if entry.origin == .saved {
+                state.screens.push(.saved(SavedScreen()))
+                return [.listSaved]
+            }
             if entry.argument != nil {
                 // reddit:SUBREDDIT: the argument is typed first.
                 state.screens.push(.overlay(.prompt(Prompt(.argument(entry)))))
@@ -110,9 +126,6 @@ extension FeedsScreen: StackedScreen {
             Centered(text: "listing feeds…", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
             return
         }
-        if entries.isEmpty {
-            Centered(text: "no feeds", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: rect)
-        }
         let nameWidth = min(max(8, entries.map { TextWidth.width(of: Self.label(of: $0)) }.max() ?? 0), max(8, area.width / 3))
         let countWidth = 14, ageWidth = 16
         for row in 0..<rect.height {
@@ -122,14 +135,15 @@ extension FeedsScreen: StackedScreen {
             let y = rect.y + row
             let selected = index == selection
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: selected ? Style(.selection) : .normal)
-            let summary = summaries[entry.name]
+            let summary = entry.origin == .saved ? nil : summaries[entry.name]
             let unseen = summary?.unseen ?? 0
             let strong = selected ? Style(.selection, bold: true) : unseen > 0 ? Style(.normal, bold: true) : .normal
             let dim = selected ? Style(.selection, dim: true) : Style(.dim, dim: true)
             var x = rect.x + 1
             buffer.write(Self.label(of: entry), x: x, y: y, maxWidth: nameWidth, style: strong)
             x += nameWidth + 2
-            let count = summary.map { $0.unseen.map { $0 == 0 ? "nothing new" : "\($0) new" } ?? "not fetched" } ?? ""
+            let count = entry.origin == .saved ? savedCount.map { $0 == 0 ? "none" : "\($0) saved" } ?? ""
+                : summary.map { $0.unseen.map { $0 == 0 ? "nothing new" : "\($0) new" } ?? "not fetched" } ?? ""
             buffer.write(count, x: x, y: y, maxWidth: max(0, rect.maxX - 1 - x), style: unseen > 0 ? strong : dim)
             x += countWidth
             let fetched = summary?.fetchedAt.map { "fetched " + Timestamp.age(of: $0, now: state.now) } ?? ""
@@ -138,7 +152,8 @@ extension FeedsScreen: StackedScreen {
             if x < rect.maxX - 1 { buffer.write(entry.description, x: x, y: y, maxWidth: rect.maxX - 1 - x, style: dim) }
         }
         let withNew = entries.filter { (summaries[$0.name]?.unseen ?? 0) > 0 }.count
-        let facts = [entries.count == 1 ? "1 feed" : "\(entries.count) feeds", withNew == 1 ? "1 with new items" : "\(withNew) with new items",
+        let feeds = entries.filter { $0.origin != .saved }.count
+        let facts = [feeds == 1 ? "1 feed" : "\(feeds) feeds", withNew == 1 ? "1 with new items" : "\(withNew) with new items",
                      "S search · ? keys"]
         StatusBar(facts: facts, dropOrder: [2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }

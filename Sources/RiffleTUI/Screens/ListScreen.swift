@@ -195,6 +195,7 @@ extension ListScreen: ScreenContent {
             guard state.list.filter != nil else { return nil }
             clearFilter(&state)
         case .markAllSeen: return App.markAllSeen(&state)
+        case .nextUnseen: return App.selectNextUnseen(&state)
         case .sort: changeSort(&state)
         case .watch: App.toggleWatch(&state)
         case .feeds: return App.showFeeds(&state)
@@ -263,9 +264,10 @@ extension ListScreen {
         var listView = ListView(items: index.rows.map { index.items[$0] }, lines: index.lines, selection: selection, offset: scrollOffset,
                                 now: state.now, emptyText: emptyText(state), footer: footer(state))
         let reading = state.feed.reading
-        if reading.seen != nil || !reading.arrived.isEmpty {
+        if reading.seen != nil || !reading.arrived.isEmpty || !reading.saved.isEmpty {
             listView.marks = index.rows.map {
-                ListView.Mark(seen: reading.isSeen(index.keys[$0]) ?? false, arrived: reading.arrived.contains(index.keys[$0]))
+                ListView.Mark(seen: reading.isSeen(index.keys[$0]) ?? false, arrived: reading.arrived.contains(index.keys[$0]),
+                              saved: reading.isSaved(index.keys[$0]))
             }
             listView.glyphs = state.settings.marksWithGlyphs
         }

@@ -50,6 +50,9 @@ package struct ScreenStack: Sendable, Equatable {
     /// Whether there is a screen under the shown one for Esc and q to go back to.
     package var canGoBack: Bool { shownIndex > 0 }
 
+    /// Puts `screen` in place of the entry at `position` (an index in `entries`).
+    package mutating func replace(at position: Int, with screen: Screen) { entries[position] = screen }
+
     /// Puts `screen` on top.
     package mutating func push(_ screen: Screen) { entries.append(screen) }
 

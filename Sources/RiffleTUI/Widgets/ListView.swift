@@ -47,10 +47,13 @@ package struct ListView: Sendable {
         package var seen: Bool
         /// Came with a reload or a watch: "new" after the title.
         package var arrived: Bool
+        /// Saved for later (`f`): "saved" after the title.
+        package var saved: Bool
 
-        package init(seen: Bool, arrived: Bool) {
+        package init(seen: Bool, arrived: Bool, saved: Bool = false) {
             self.seen = seen
             self.arrived = arrived
+            self.saved = saved
         }
     }
 
@@ -131,6 +134,10 @@ package struct ListView: Sendable {
         if mark?.arrived == true, used + 5 < textWidth {
             used += 1
             used += buffer.write("new", x: area.x + 1 + used, y: area.y, style: Style(.accent, bold: true))
+        }
+        if mark?.saved == true, used + 7 < textWidth {
+            used += 1
+            used += buffer.write("saved", x: area.x + 1 + used, y: area.y, style: Style(.accent))
         }
         let details = ListView.details(of: item, now: now)
         if !details.isEmpty && used + 2 < textWidth {
