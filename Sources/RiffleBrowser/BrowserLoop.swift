@@ -202,6 +202,13 @@ extension BrowserLoop {
                 }
             case .listSaved:
                 listSaved()
+            case .refreshFeeds(let entries):
+                guard let shelf = loop.services.shelf else {
+                    return entries.flatMap { update(.feedRefreshed(name: $0.name, FeedSummary(unseen: nil, fetchedAt: nil, failure: "no feeds here"))) }
+                }
+                Task {
+                    await shelf.refresh(entries, atOnce: 4) { name, summary in mailbox.post(.feedRefreshed(name: name, summary)) }
+                }
             case .loadComments(let item, let policy):
                 guard let pages = feed?.pages else { return [] }
                 let key = item.readingKey
@@ -215,6 +222,13 @@ extension BrowserLoop {
                     } catch {
                         mailbox.post(.commentsFailed(item: key, error), feed: generation)
                     }
+                }
+            case .noteDiscussion(let item, let newest):
+                guard let log, let reference = feed?.reference else { return [] }
+                let key = item.readingKey, mailbox = mailbox, generation = generation
+                log.enqueue { (log) throws(ReadingLog.Failure) in
+                    let visit = try await log.noteDiscussion(feed: reference.id, key: key, newest: newest)
+                    mailbox.post(.discussionNoted(item: key, since: visit?.newest), feed: generation)
                 }
             case .openDiscussion(let item):
                 guard let url = feed?.pages.discussionPage(for: item) else { return update(.notice("no discussion page for this item")) }

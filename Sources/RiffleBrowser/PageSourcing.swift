@@ -42,6 +42,9 @@ package protocol FeedShelving: Sendable {
     func entries() async -> [FeedEntry]
     /// What is known of `entry`'s stored pages: how many items are unseen, and when they were fetched.
     func summary(of entry: FeedEntry) async -> FeedSummary
+    /// Revalidates `entry`'s first page (a conditional request through the cache) and says what is
+    /// known of it after: its counts, and how many items of that page were never listed (`arrived`).
+    func refresh(_ entry: FeedEntry) async -> FeedSummary
     /// Opens the feed called `name` (with its argument, `reddit:swift`, or a URL template).
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed
     /// Saves `pick` in the feeds file for `feed`, opened as `name` (a feed of the file, a preset, a
@@ -78,6 +81,26 @@ package struct PinnedFields: Sendable, Equatable {
     package init(fields: FieldMapping, message: String) {
         self.fields = fields
         self.message = message
+    }
+}
+
+extension FeedShelving {
+    /// A shelf that cannot refresh says what it knows from disk.
+    package func refresh(_ entry: FeedEntry) async -> FeedSummary { await summary(of: entry) }
+
+    /// Refreshes `entries`, `atOnce` at a time, telling `done` of each as it ends (in the order they end).
+    package func refresh(_ entries: [FeedEntry], atOnce: Int, done: @escaping @Sendable (String, FeedSummary) -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            var next = entries.makeIterator()
+            for _ in 0..<max(1, atOnce) {
+                guard let entry = next.next() else { break }
+                group.addTask { done(entry.name, await self.refresh(entry)) }
+            }
+            while await group.next() != nil {
+                guard let entry = next.next() else { continue }
+                group.addTask { done(entry.name, await self.refresh(entry)) }
+            }
+        }
     }
 }
 

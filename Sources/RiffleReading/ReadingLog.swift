@@ -287,6 +287,15 @@ package actor ReadingLog {
         END
         """,
         """
+        CREATE TABLE IF NOT EXISTS discussions (
+            feed TEXT NOT NULL,          -- Feed.id
+            key TEXT NOT NULL,           -- Item.readingKey
+            newest REAL,                 -- the newest comment's time at the last visit (the server's clock)
+            visited REAL NOT NULL,       -- when
+            PRIMARY KEY (feed, key)
+        )
+        """,
+        """
         CREATE TABLE IF NOT EXISTS feeds (
             id TEXT PRIMARY KEY,         -- Feed.id
             name TEXT NOT NULL,          -- how it is opened: a name or a URL template

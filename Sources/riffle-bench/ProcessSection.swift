@@ -15,6 +15,7 @@ struct ProcessSection {
         }
         var table = Table("measurement", "result", "detail")
         try memory(riffle, into: &table)
+        try coldDump(riffle, into: &table)
         try await firstFrame(riffle, into: &table)
         table.print()
     }
@@ -68,6 +69,28 @@ struct ProcessSection {
         let kilobytes = peakKilobytes(report)
         table.add("peak RSS, riffle dump of one \(body.count >> 20) MB page of a million objects",
                   kilobytes.map { String(format: "%.1f MB", $0 / 1024) } ?? "?", outcome.status == 1 ? "refused: over the item limit" : "exit \(outcome.status)")
+    }
+
+    /// `riffle dump` of 200 cold pages one at a time against a 5 ms server, as the server saw it:
+    /// the wall time and, between one answer and the next request, what riffle adds to the network.
+    private func coldDump(_ riffle: String, into table: inout Table) throws {
+        let pages = 200
+        let server = try BenchFeed.server(pages: pages, latency: .milliseconds(5))
+        defer { server.stop() }
+        var runs: [(seconds: Double, pacing: String?)] = []
+        for _ in 0..<5 {
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-bench-dump-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            server.server.resetLog()
+            let start = ContinuousClock.now
+            try ChildProcess.run([riffle, "dump", server.template, "--pages", "1-\(pages)", "--concurrency", "1", "--cache-dir", cache.path])
+            runs.append((micros(start.duration(to: .now)) / 1e6, PageLoadSection.pacing(server.server.requests)))
+        }
+        runs.sort { $0.seconds < $1.seconds }
+        let median = runs[runs.count / 2]
+        table.add("riffle dump of \(pages) cold pages, 5 ms latency, concurrency 1", String(format: "%.3f s median of 5", median.seconds),
+                  String(format: "%.3f–%.3f s", runs[0].seconds, runs[runs.count - 1].seconds))
+        if let pacing = median.pacing { table.add("  requests as the server saw them", "", pacing) }
     }
 
     /// Start → first titles on screen, `riffle URL` with page 1 cached and the server stopped.

@@ -82,7 +82,7 @@ struct CodablePage: Decodable {
     var page: Int; var per_page: Int; var total: Int; var hits: [Hit]
 }
 
-// `riffle-bench` runs every section; `riffle-bench decode load process cache draw` picks some;
+// `riffle-bench` runs every section; `riffle-bench decode load process cache draw screens` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
 // stored-page path; `profile-parse`: `JSONParser.parse`, a whole `JSONValue`; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
 // lookups of pages that are not stored); `riffle-bench cold`: the serial cold load alone, for tracing.
@@ -120,4 +120,5 @@ if wanted.contains("profile") {
     if wants("process") { try await ProcessSection().run() }
     if wants("cache") { runCacheBenchmarks() }
     if wants("draw") { DrawSection().run() }
+    if wants("screens") { ScreenSection().run() }
 }

@@ -45,7 +45,8 @@ struct Arguments: Equatable {
     ]
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [
-        "--refresh": [.dump, .inspect], "--offline": [.dump, .inspect], "--all": [.dump], "--timings": [.dump], "--json": [.cache], "--yes": [.cache],
+        "--refresh": [.dump, .inspect, .feeds], "--offline": [.dump, .inspect], "--all": [.dump], "--timings": [.dump], "--json": [.cache, .feeds],
+        "--yes": [.cache],
     ]
 
     /// Parses `argv` without the program name.

@@ -93,6 +93,7 @@ enum BrowseCommand {
         let copy = { (text: String) in screen.setClipboard(text) ? nil : "the terminal did not take the copy" }
         var settings = BrowserLoop<NcursesScreen>.Settings()
         settings.keymap = config.keymap
+        if let textWidth = config.textWidth { settings.textWidth = textWidth }
         settings.seen = config.seen
         settings.marksWithGlyphs = chosenTheme == "mono"
         settings.watch = watch

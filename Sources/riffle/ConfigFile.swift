@@ -5,7 +5,7 @@ import RiffleTUI
 /// `config.json` beside the feeds file: the user's defaults for the browser.
 ///
 /// ```json
-/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m", "seen": "scroll",
+/// {"feed": "hn", "theme": "light", "browser": "firefox --new-tab %s", "watch": "5m", "seen": "scroll", "text_width": 72,
 ///  "keys": {"x": "open-link", "o": "none", "ctrl-n": "next-page"}}
 /// ```
 /// Every field is optional; an unknown one, a wrong type, a key or command that does not exist is a
@@ -23,8 +23,10 @@ struct ConfigFile: Equatable {
     var seen = SeenRule.open
     /// The keys, the standard ones with the file's changes.
     var keymap = KeyMap.standard
+    /// The most columns a comment's text takes (20 to 1,000); 80 when absent.
+    var textWidth: Int?
 
-    static let fields: Set = ["feed", "theme", "browser", "watch", "seen", "keys"]
+    static let fields: Set = ["feed", "theme", "browser", "watch", "seen", "keys", "text_width"]
 
     /// `config.json` in the folder of the feeds file (`$XDG_CONFIG_HOME/riffle`, else `~/.config/riffle`).
     static func location(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -68,6 +70,12 @@ struct ConfigFile: Equatable {
                 throw problem("watch", "expected seconds or text like \"30s\", \"5m\", \"1h\" (10 s to a day)")
             }
             config.watch = seconds
+        }
+        if let value = object["text_width"] {
+            guard let number = value.doubleValue, number == number.rounded(), (20...1_000).contains(number) else {
+                throw problem("text_width", "expected a whole number of columns from 20 to 1000, got \(value.scalarText ?? "a list or an object")")
+            }
+            config.textWidth = Int(number)
         }
         if let value = object["seen"] {
             let names = SeenRule.allCases.map(\.rawValue)

@@ -4,8 +4,16 @@ import RiffleKit
 /// `riffle dump FEED`: prints a feed's items for scripts, every page through `PageLoader` and the
 /// cache, in page order whatever order the pages arrive in.
 enum DumpCommand {
+    /// What the loop hears about.
+    enum Event: Sendable {
+        /// Page `number`'s answer was read: another page follows it, or not.
+        case answered(Int, more: Bool)
+        /// A page is loaded (or failed).
+        case done(Outcome)
+    }
+
     /// What became of one page.
-    struct Outcome {
+    struct Outcome: Sendable {
         var number: Int
         var result: Result<Page, FeedError>
         /// From asking the loader until the items were in memory.
@@ -18,7 +26,11 @@ enum DumpCommand {
         let options = try DumpOptions(arguments)
         let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         let warnings = DumpWarnings()
+        // Two kinds of news, in one queue: a page's answer read (whether more follow, told by the
+        // loader before the page is stored), and a page done. The next request leaves on the first.
+        let (events, news) = AsyncStream<Event>.makeStream()
         var configuration = PageLoader.Configuration()
+        configuration.answered = { number, more in news.yield(.answered(number, more: more)) }
         configuration.maxConcurrentFetches = options.concurrency
         // Pages that cannot be stored are still printed; the cache says why once, and so does dump.
         configuration.log = { warnings.add($0) }
@@ -27,13 +39,14 @@ enum DumpCommand {
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
-        write(Array(output.header.utf8))
+        let writer = DumpWriter()
+        await writer.write(Array(output.header.utf8))
         let filing = DumpFiling(feed: options.feed, name: arguments.positionals[0], cacheDirectory: cacheDirectory, warnings: warnings)
 
         let firstRequest = ContinuousClock.now
         var failures = 0
         var done = 0
-        await withTaskGroup(of: Outcome.self) { group in
+        await withTaskGroup(of: Void.self) { group in
             var pacing = Pacing(range: options.pages, concurrency: options.concurrency, untilEnd: options.untilEnd)
             func askAllowed() {
                 while let number = pacing.nextToAsk() {
@@ -45,58 +58,51 @@ enum DumpCommand {
                         } catch {
                             result = .failure(error)
                         }
-                        return Outcome(number: number, result: result, duration: start.duration(to: .now))
+                        news.yield(.done(Outcome(number: number, result: result, duration: start.duration(to: .now))))
                     }
                 }
             }
             askAllowed()
             // Pages finish in any order; each is printed as soon as every page before it has been.
             var finished: [Int: Outcome] = [:]
-            for await outcome in group where !pacing.ended {
-                finished[outcome.number] = outcome
-                while !pacing.ended, let ready = finished.removeValue(forKey: pacing.nextToPrint) {
-                    switch ready.result {
-                    case .success(let page):
-                        var out = JSONLineWriter()
-                        for item in page.items { output.append(item, to: &out) }
-                        write(out.bytes)
-                        filing.record(page.items)
-                        // The feed ended here for a reason of riffle's (a page repeating the one before).
-                        if let reason = page.endReason { warnings.add(reason) }
-                    case .failure:
-                        failures += 1
-                    }
-                    report.page(ready)
-                    done += 1
-                    pacing.printed(ready.result)
+            for await event in events {
+                switch event {
+                case .answered(let number, let more):
+                    pacing.answered(number, more: more)
                     askAllowed()
+                case .done(let outcome):
+                    finished[outcome.number] = outcome
+                    while !pacing.ended, let ready = finished.removeValue(forKey: pacing.nextToPrint) {
+                        // Asked before printing: the output never holds up the next request.
+                        pacing.printed(ready.result)
+                        askAllowed()
+                        switch ready.result {
+                        case .success(let page):
+                            var out = JSONLineWriter()
+                            for item in page.items { output.append(item, to: &out) }
+                            await writer.write(out.bytes)
+                            filing.record(page.items)
+                            // The feed ended here for a reason of riffle's (a page repeating the one before).
+                            if let reason = page.endReason { warnings.add(reason) }
+                        case .failure:
+                            failures += 1
+                        }
+                        report.page(ready)
+                        done += 1
+                    }
                 }
                 // Pages asked for past the end are not printed; nothing waits for them.
-                if pacing.ended { group.cancelAll() }
+                if pacing.ended { break }
             }
+            group.cancelAll()
         }
-        write(Array(output.footer().utf8))
+        news.finish()
+        await writer.write(Array(output.footer().utf8))
+        await writer.finish()
         await filing.finish()
         report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1
-    }
-
-    /// Writes to standard output; when that fails (a full disk under a redirection, a closed pipe)
-    /// riffle stops with one line saying why, rather than trapping in Foundation.
-    private static func write(_ text: [UInt8]) {
-        var bytes = text[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 {
-                guard errno == EINTR else {
-                    StandardError.message("cannot write the output: \(String(cString: strerror(errno)))")
-                    exit(1)
-                }
-                continue
-            }
-            bytes = bytes.dropFirst(written)
-        }
     }
 
     /// Which pages a dump asks for, and when: in order, never past the feed's end, and never so far
@@ -118,8 +124,11 @@ enum DumpCommand {
         private(set) var asked = 0
         /// Pages printed (or reported failed) so far, in order.
         private(set) var printedCount = 0
-        /// Of those, how many in a row from the start said another page follows.
+        /// How many pages in a row from the start said another page follows: as their answers were
+        /// read (`answered`), else as they were printed.
         private(set) var continuing = 0
+        /// Pages whose answer was read ahead of their printing, and whether more follow each.
+        private var answers: [Int: Bool] = [:]
         /// The feed ended (or, in an open range, a page failed): nothing more is asked or printed.
         private(set) var ended = false
 
@@ -143,16 +152,30 @@ enum DumpCommand {
             return range.lowerBound + asked - 1
         }
 
+        /// Page `number`'s answer was read, before the page was stored or printed: `more` when it
+        /// says another page follows. What the page says once loaded still decides where the dump
+        /// ends (`printed`); this only lets the next request leave sooner.
+        mutating func answered(_ number: Int, more: Bool) {
+            guard number >= range.lowerBound + continuing else { return }
+            answers[number] = more
+            advance()
+        }
+
         /// Page `nextToPrint` was printed (or reported failed).
         mutating func printed(_ result: Result<Page, FeedError>) {
             printedCount += 1
             switch result {
             case .success(let page) where page.isLastPage || page.items.isEmpty: ended = true
-            case .success: if continuing == printedCount - 1 { continuing += 1 }
             case .failure where untilEnd: ended = true
-            case .failure: if continuing == printedCount - 1 { continuing += 1 }
+            case .success, .failure: if continuing == printedCount - 1 { continuing += 1 }
             }
             if printedCount == range.count { ended = true }
+            advance()
+        }
+
+        /// Counts the pages after `continuing` whose answers said more follow.
+        private mutating func advance() {
+            while answers.removeValue(forKey: range.lowerBound + continuing) == true { continuing += 1 }
         }
     }
 }

@@ -24,6 +24,11 @@ final class FeedShelf: FeedShelving {
     /// that server, its stored pages removed first (`BrowsePages.freshStart`).
     private let demoStarted = Mutex(false)
     private let demoFailPage: Int?
+    /// The presets and the feeds file as last read, with what the file was then (`FileStamp`): read
+    /// again only when the file changed, not once per feed the list counts.
+    private let catalogs = Mutex<(stamp: FileStamp?, catalogs: FeedResolver.Catalogs)?>(nil)
+    /// How many times the feeds file was read (tests count them).
+    let catalogReads = Mutex(0)
 
     /// The name the demo goes by in the list.
     static let demoName = "demo"
@@ -45,7 +50,7 @@ final class FeedShelf: FeedShelving {
         var entries: [FeedEntry] = []
         var names: Set<String> = []
         func add(_ entry: FeedEntry) { if names.insert(entry.name).inserted { entries.append(entry) } }
-        if let catalogs = try? FeedResolver.Catalogs.load(environment: environment) {
+        if let catalogs = try? currentCatalogs() {
             for definition in catalogs.user.definitions {
                 add(FeedEntry(name: definition.name, description: definition.description, argument: definition.argument, origin: .feedsFile))
             }
@@ -85,6 +90,25 @@ final class FeedShelf: FeedShelving {
         return FeedSummary(unseen: keys.subtracting(seen).count, fetchedAt: fetchedAt)
     }
 
+    /// Page 1 of `entry` revalidated through the cache (`If-None-Match` when it has a stored copy, a
+    /// 304 when unchanged), so the browser opens it with what was fetched; then its counts, with the
+    /// items of that page the reading log never filed.
+    func refresh(_ entry: FeedEntry) async -> FeedSummary {
+        let feed: Feed
+        do { feed = try self.feed(named: entry.name, forNetwork: true) } catch {
+            return FeedSummary(unseen: nil, fetchedAt: nil, failure: error.description)
+        }
+        let loader = PageLoader(feed: feed, cache: cache, client: Network.client(for: feed, transport: transport))
+        let page: Page
+        do throws(FeedError) { page = try await loader.load(1, policy: .returnCacheThenLoad) } catch {
+            return FeedSummary(unseen: nil, fetchedAt: nil, failure: "\(error)")
+        }
+        let listed = (try? await log.listedKeys(feed: feed.id)) ?? []
+        var summary = await summary(of: entry)
+        summary.arrived = Set(page.items.map(\.readingKey)).subtracting(listed).count
+        return summary
+    }
+
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
@@ -114,8 +138,7 @@ final class FeedShelf: FeedShelving {
     /// The feed called `name`: the demo (started on first use), or what `riffle NAME` would open.
     func feed(named name: String, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
         guard name == Self.demoName else {
-            return try FeedResolver.resolve(name, firstPage: nil, catalogs: FeedResolver.Catalogs.load(environment: environment),
-                                            environment: environment, forNetwork: forNetwork)
+            return try FeedResolver.resolve(name, firstPage: nil, catalogs: currentCatalogs(), environment: environment, forNetwork: forNetwork)
         }
         guard forNetwork else { return try Self.demoFeed(template: "http://127.0.0.1/api/items?page={page}") }
         let template = try demo.withLock { server throws(Arguments.UsageError) -> String in
@@ -133,10 +156,41 @@ final class FeedShelf: FeedShelving {
         return try Self.demoFeed(template: template)
     }
 
+    /// The presets and the feeds file: the ones read before while the file is as it was then (same
+    /// size, modification time and inode), else read now.
+    func currentCatalogs() throws(Arguments.UsageError) -> FeedResolver.Catalogs {
+        let stamp = FileStamp(path: FeedsFileLocation.resolve(environment: environment).path)
+        if let kept = catalogs.withLock({ $0 }), kept.stamp == stamp { return kept.catalogs }
+        let read = try FeedResolver.Catalogs.load(environment: environment)
+        catalogReads.withLock { $0 += 1 }
+        catalogs.withLock { $0 = (stamp, read) }
+        return read
+    }
+
     /// The demo feed on `template`; its pages are filed under one name whatever the port.
     static func demoFeed(template: String) throws(Arguments.UsageError) -> Feed {
         do { return try Feed(template: template, name: "riffle demo", cacheIdentity: "riffle-demo") } catch {
             throw .init("could not start the demo feed: \(error)")
         }
+    }
+}
+
+/// What a file is at one moment, as `stat` tells it: a change of content, a replacement (an editor's
+/// atomic save) or a truncation changes one of these. Nil for a file that is not there.
+struct FileStamp: Equatable {
+    var size: Int64
+    var modified: timespec
+    var inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+        inode = UInt64(info.st_ino)
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.size == b.size && a.inode == b.inode && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
     }
 }

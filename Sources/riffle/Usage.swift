@@ -9,7 +9,9 @@ enum Usage {
                                   else the built-in demo feed (offline, on 127.0.0.1)
       riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
                                   github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
-      riffle feeds                list the presets and the feeds file's feeds, each name once
+      riffle feeds                list the presets and the feeds file's feeds
+      riffle feeds --refresh      page 1 of each feed you read revalidated: what is new in each
+                                  (--json: as a JSON array)
       riffle add NAME FEED        add a feed to feeds.json in one line ("NAME": "FEED"): FEED is a
                                   preset, preset:ARGUMENT or a URL with {page}
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
@@ -70,9 +72,9 @@ enum Usage {
     XDG_CONFIG_HOME.
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
-    c comments, y copy the link, m seen, S search, F feeds (there e renames, d removes), w watch,
-    e pick the fields (saved in feeds.json), r reload (bypass the cache), R reload all,
-    ? every key, q quit.
+    c comments, y copy the link, m seen, u next unseen, f save, S search, F feeds (R there
+    refreshes them, e renames, d removes), w watch, e pick the fields (saved in feeds.json),
+    r reload (bypass the cache), R reload all, ? every key, q quit.
     Exit status: 0 done, 1 some pages failed, 2 bad command line.
     """
 }

@@ -20,7 +20,7 @@ do {
     case .browse:
         exit(try BrowseCommand.run(arguments))
     case .feeds:
-        exit(try FeedsCommand.run(arguments))
+        exit(try await FeedsCommand.run(arguments))
     case .add:
         exit(try AddCommand.run(arguments))
     case .search:

@@ -16,6 +16,9 @@ struct CacheKeyTests {
         ("http://user:secret@example.com/a", "http://example.com/a"),
         ("http://example.com/a?q=a+b&Z=1&page=2", "http://example.com/a?Z=1&page=2&q=a+b"),
         ("http://example.com/a?q=%41%2fb", "http://example.com/a?q=A%2Fb"),
+        ("http://[::1]:8080/a", "http://[::1]:8080/a"),
+        ("HTTP://[FE80::1]/a", "http://[fe80::1]/a"),
+        ("http://127.0.0.1:80/", "http://127.0.0.1/"),
     ])
     func canonicalURL(input: String, expected: String) {
         #expect(URLCanonicalizer.canonical(URL(string: input)!) == expected)

@@ -75,6 +75,13 @@ struct KnownAnswerTests {
         #expect(HTTPDate.parse(text)?.timeIntervalSince1970 == seconds, "\(text)")
     }
 
+    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+                      "Sun, 6 Nov 1994 08:49:37 GMT",
+                      "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Now 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMTx"])
+    func httpDateReadsOnlyTheFixedForm(text: String) {
+        #expect(HTTPDate.parse(text) == nil, "\(text)")
+    }
+
     @Test(arguments: ["", "soon", "1994-11-06T08:49:37Z", "784111777"])
     func httpDateRejectsWhatIsNoDate(text: String) {
         #expect(HTTPDate.parse(text) == nil, "\(text)")

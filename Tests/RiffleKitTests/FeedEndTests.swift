@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import Synchronization
 import Testing
 @testable import RiffleKit
 
@@ -158,6 +159,27 @@ struct FeedEndTests {
 
         #expect(past.items.isEmpty && past.isLastPage)
         #expect(server.requests.count == 3, "\(server.requests.map(\.target))")
+    }
+
+    /// A numbered feed's answers are told as they are read, before each page is stored: whether
+    /// another page follows, and not for a page that repeats the one before.
+    @Test func eachAnswerIsToldBeforeItsPageIsStored() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let feed = try Feed(template: server.baseURL.absoluteString + "/numbered?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)))
+        let store = PageStore(cacheDirectory: cache, feedID: feed.id)
+        let told = Mutex<[String]>([])
+        var configuration = PageLoader.Configuration()
+        configuration.answered = { number, more in
+            told.withLock { $0.append("\(number) \(more ? "more" : "last")\(FileManager.default.fileExists(atPath: store.bodyPath(number)) ? " stored" : "")") }
+        }
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+
+        for number in 1...3 { _ = try await loader.load(number) }
+
+        #expect(told.withLock { $0 } == ["1 more", "2 more", "3 last"])
     }
 
     @Test func anEmptyDetectedListIsTheEndNotAnError() async throws {

@@ -232,26 +232,27 @@ struct DailyScreensTests {
         #expect(App.view(state).trimmedLines.contains { $0.hasSuffix(" loading comments…") })
         state.send(.commentsLoaded(item: Self.story.readingKey, Self.thread))
         var lines = App.view(state).trimmedLines
+        // Then the story comes first, then each comment under guides, one a level
         #expect(Array(lines[0...12]) == [
             " Show HN: x                      q back",
+            " Show HN: x",
+            " example.com · 4 comments",
+            "",
             " ann · 1h ago",
             " first",
             "",
-            "   bob",
-            "   a reply that is long enough to wrap",
-            "   on a narrow screen",
-            "",
-            "     [deleted]",
-            "     [deleted]",
-            "",
-            " cy",
-            " second",
+            " │ bob",
+            " │ a reply that is long enough to wrap",
+            " │ on a narrow screen",
+            " │",
+            " │ │ [deleted]",
+            " │ │ [deleted]",
         ])
         // When Enter folds ann's thread, its replies go and it says how many
         state.press(.enter)
         lines = App.view(state).trimmedLines
-        #expect(Array(lines[1...6]) == [" ann · 1h ago · [+2] replies folded", " first", "", " cy", " second", ""])
-        #expect(lines[7] == " … 7 more replies (C opens the page)")
+        #expect(Array(lines[4...10]) == [" ann · 1h ago · [+2] replies folded", " first", "", " cy", " second", "",
+                                         " … 7 more replies (C opens the page)"])
         // j moves to the next comment shown, q goes back to the list
         state.press("j")
         #expect(state.comments?.selection == 3)

@@ -193,12 +193,12 @@ struct CacheTests {
         var state = ScreenTests.listState()
         state.press("c")
         state.send(.commentsLoaded(item: ScreenTests.story.readingKey, ScreenTests.thread))
-        #expect(App.view(state).trimmedLines[2] == " first")
+        #expect(App.view(state).trimmedLines[5] == " first")
         // When r brings the thread back with a new comment, both show
         #expect(state.press("r") == [.loadComments(ScreenTests.story, policy: .reloadIgnoringCache)])
         let longer = CommentThread(comments: ScreenTests.thread.comments + [.init(depth: 0, author: "bob", text: "second", createdAt: nil)])
         state.send(.commentsLoaded(item: ScreenTests.story.readingKey, longer))
-        #expect(Array(App.view(state).trimmedLines[1...5]) == [" ann", " first", "", " bob", " second"])
+        #expect(Array(App.view(state).trimmedLines[4...8]) == [" ann", " first", "", " bob", " second"])
     }
 
     @Test func theIndexFollowsEveryChangeOfPagesFilterAndOrder() {

@@ -34,7 +34,7 @@ struct ConfigFileTests {
     }
 
     @Test(arguments: [
-        (#"{"feeds": "hn"}"#, "config.json: field 'feeds': unknown field (expected one of browser, feed, keys, seen, theme, watch)"),
+        (#"{"feeds": "hn"}"#, "config.json: field 'feeds': unknown field (expected one of browser, feed, keys, seen, text_width, theme, watch)"),
         (#"{"feed": 3}"#, "config.json: field 'feed': expected a non-empty string"),
         (#"{"feed": ""}"#, "config.json: field 'feed': expected a non-empty string"),
         (#"{"theme": "solarized"}"#, "config.json: field 'theme': must be one of"),

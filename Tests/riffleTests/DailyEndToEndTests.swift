@@ -143,18 +143,22 @@ struct DailyEndToEndTests {
         session = try home.session(["hn-saved"], width: 110)
         #expect(await session.waitFor { session.screen().contains("Show HN: Riffle") }, "\(session.screen())")
         try session.send("c")
-        // Then the tree comes from the cache: authors, text from HTML (entities decoded), replies indented
+        // Then the tree comes from the cache: the story first, authors (OP on the story's), text from HTML
+        // (entities decoded) at 80 columns on a 110-column terminal, replies indented under a guide
         #expect(await session.waitFor { session.screen().contains("It scores every array") }, "\(session.screen())")
         let screen = session.unwrappedScreen()
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(screen.contains("tptacek") && screen.contains("How does it decide which array"), "\(screen)")
-        #expect(screen.contains("there's more than one"), "the entity &#x27; was not decoded:\n\(screen)")
+        #expect(screen.contains("when there's"), "the entity &#x27; was not decoded:\n\(screen)")
         #expect(!screen.contains("<p>") && !screen.contains("&#x27;"), "\(screen)")
         func indent(_ text: String) -> Int? {
             lines.first { $0.contains(text) }.map { $0.prefix { $0 == " " || $0 == "│" || $0 == "▾" || $0 == "▸" }.count }
         }
         let parent = try #require(indent("How does it decide")), reply = try #require(indent("It scores every array"))
         #expect(reply > parent, "the reply is not indented under its parent:\n\(screen)")
+        #expect(screen.contains("github.com · by mkovalenko · 142 points"), "\(screen)")
+        #expect(screen.contains("│ mkovalenko OP · "), "\(screen)")
+        #expect(lines.allSatisfy { !$0.hasPrefix(" This") || $0.trimmingCharacters(in: .whitespaces).count <= 80 }, "\(screen)")
         // And Enter folds the first thread (its replies go) and unfolds it
         try session.send("Enter")
         #expect(await session.waitFor { !session.screen().contains("It scores every array") && session.screen().contains("How does it decide") },

@@ -13,8 +13,9 @@ enum RiffleBinary {
     }
 
     /// Runs riffle with files for its standard streams (so it is *not* on a terminal).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
-        try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    /// - Parameter stdout: where its standard output goes instead (see `Spawn.run`).
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdout: String? = nil) throws -> Spawn.Result {
+        try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: stdout)
     }
 
     /// `run` without holding a thread of the cooperative pool while riffle runs (`Spawn.runOnThread`).

@@ -32,7 +32,10 @@ enum Spawn {
     }
 
     /// Runs `argv`; a program still running after `timeout` is killed and reported as a failure.
-    static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60)) throws -> Result {
+    /// - Parameter stdout: a path to open for its standard output instead of a temporary file (a FIFO
+    ///   the test reads at its own pace); `Result.stdout` is then empty.
+    static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60),
+                    stdout: String? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-spawn-\(UUID().uuidString)")
         let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
         defer {
@@ -43,7 +46,7 @@ enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Children start with no signal blocked and default handlers, whatever this thread has.
         var attributes = posix_spawnattr_t()
@@ -92,6 +95,6 @@ enum Spawn {
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         // WEXITSTATUS, which Swift cannot import as a macro.
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, stdout: read(outPath), stderr: read(errPath))
+        return Result(status: exitStatus, stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RiffleHTTP
+import RiffleJSON
 import RiffleStorage
 #if canImport(Glibc)
 import Glibc
@@ -157,7 +158,7 @@ final class DiskCache: @unchecked Sendable {
         }
         switch body {
         case .success(let data):
-            guard let headers = (try? JSONSerialization.jsonObject(with: Data(row.headers.utf8))) as? [String: String] else {
+            guard let headers = Self.headers(fromText: row.headers) else {
                 discard(row, because: "unreadable headers")
                 return nil
             }
@@ -236,14 +237,34 @@ final class DiskCache: @unchecked Sendable {
         return Prepared(entry: entry, path: path, file: file)
     }
 
+    /// Headers as the index keeps them: one JSON object of strings, names sorted. Written and read
+    /// with RiffleJSON: `JSONSerialization`'s sorted keys compare by locale, which loaded ICU's
+    /// locale data (a megabyte resident) into every process that stored a page.
+    static func headerText(_ headers: [String: String]) -> String {
+        var text = ""
+        JSONWriter.write(.object(JSONObject(headers.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) })),
+                         into: &text)
+        return text
+    }
+
+    /// `headerText` read back; nil when it is not an object of strings.
+    static func headers(fromText text: String) -> [String: String]? {
+        guard case .object(let object)? = try? JSONParser.parse(Data(text.utf8)) else { return nil }
+        var headers: [String: String] = [:]
+        for member in object.members {
+            guard case .string(let value) = member.value else { return nil }
+            headers[member.key] = value
+        }
+        return headers
+    }
+
     /// Puts a prepared entry in place: row and file in one transaction. Returns the keys evicted to
     /// stay under the size limit, or nil when another connection holds the write lock (after
     /// waiting `wait` ms). The temporary file is removed on failure, and when `prepared` goes.
     func commit(_ prepared: Prepared, now: Date, wait: Int32 = 0) throws(RiffleError) -> [CacheKey]? {
         let entry = prepared.entry
         let safeHeaders = entry.headers.filter { !CacheEntry.privateHeaders.contains($0.key) }
-        let headerText = (try? JSONSerialization.data(withJSONObject: safeHeaders, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let headerText = Self.headerText(safeHeaders)
         let path = prepared.path?.description
         let row: [SQLiteValue] = [
             .text(entry.key.id), entry.owner.map(SQLiteValue.text) ?? .null, path.map(SQLiteValue.text) ?? .null,

@@ -12,7 +12,11 @@ enum URLCanonicalizer {
     static func canonical(_ url: URL) -> String {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
         let scheme = (parts.scheme ?? "").lowercased()
-        var text = scheme + "://" + (parts.host ?? "").lowercased()
+        // The host as written, from the URL: URLComponents' host passes through IDNA, whose set-up
+        // loads ICU's Unicode data into every process that makes a request (a megabyte resident),
+        // ASCII hosts included. An IPv6 literal keeps its brackets.
+        let host = url.absoluteURL.host(percentEncoded: true) ?? ""
+        var text = scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[" + host + "]" : host).lowercased()
         if let port = parts.port, !(scheme == "http" && port == 80), !(scheme == "https" && port == 443) {
             text += ":\(port)"
         }

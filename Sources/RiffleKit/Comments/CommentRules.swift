@@ -33,10 +33,17 @@ public struct CommentRules: Sendable, Hashable {
     public var depth: JSONPath?
     /// How many replies a stub stands for (Reddit's `kind: more`, `data.count`).
     public var more: JSONPath?
+    /// A comment's id (HN's `id`, Reddit's `data.id`, Lobsters' `short_id`): what tells a comment
+    /// new since the last visit.
+    public var id: JSONPath?
+    /// Whether a comment's author speaks as a moderator: true, or the text `moderator` or `admin`
+    /// (Reddit's `data.distinguished`, Lobsters' `is_moderator`).
+    public var moderator: JSONPath?
 
     /// Rules with these paths; see each property.
     public init(url: String, page: String? = nil, items: JSONPath? = nil, children: JSONPath? = nil, author: JSONPath? = nil,
-                text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil) {
+                text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil, id: JSONPath? = nil,
+                moderator: JSONPath? = nil) {
         self.url = url
         self.page = page
         self.items = items
@@ -46,6 +53,8 @@ public struct CommentRules: Sendable, Hashable {
         self.time = time
         self.depth = depth
         self.more = more
+        self.id = id
+        self.moderator = moderator
     }
 
     /// The URL of `item`'s comments; nil when the item lacks a value the template needs, or the

@@ -26,15 +26,22 @@ public struct CommentThread: Sendable, Equatable {
         /// For a stub that stands for replies the API left out (Reddit's "load more"): how many; 0
         /// when it does not say.
         public var more: Int?
+        /// Its id, when the rules say where it is: new comments are told by it.
+        public var id: String?
+        /// Whether its author speaks as a moderator, when the API says so.
+        public var isModerator: Bool
 
         /// A comment with these parts.
-        public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil) {
+        public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil,
+                    id: String? = nil, isModerator: Bool = false) {
             self.depth = depth
             self.author = author
             self.text = text
             self.createdAt = createdAt
             self.descendants = descendants
             self.more = more
+            self.id = id
+            self.isModerator = isModerator
         }
     }
 
@@ -94,7 +101,11 @@ public struct CommentThread: Sendable, Equatable {
             return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))))
         }
         guard !text.isEmpty || author != nil || hasReplies else { return nil }
-        return Comment(depth: depth, author: author, text: text.isEmpty ? "[deleted]" : text, createdAt: time)
+        let id = rules.id.flatMap { value.value(at: $0)?.scalarText }.map(DisplayText.line).flatMap { $0.isEmpty ? nil : $0 }
+        let moderator = rules.moderator.flatMap { value.value(at: $0) }.map { flag in
+            flag.boolValue ?? ["moderator", "admin"].contains(flag.stringValue?.lowercased() ?? "")
+        } ?? false
+        return Comment(depth: depth, author: author, text: text.isEmpty ? "[deleted]" : text, createdAt: time, id: id, isModerator: moderator)
     }
 
     /// An author's name: text, or the `username`/`name`/`login` of an object (older Lobsters answers).

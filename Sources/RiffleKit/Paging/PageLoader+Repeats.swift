@@ -15,13 +15,17 @@ extension PageLoader {
         var isLast: Bool
 
         init(_ page: Page) {
-            isLast = page.isLastPage
+            self.init(body: page.data, items: page.items, isLast: page.isLastPage)
+        }
+
+        init(body data: Data, items: [Item], isLast: Bool) {
+            self.isLast = isLast
             var hasher = Hasher()
-            hasher.combine(page.data)
+            hasher.combine(data)
             body = hasher.finalize()
             var keys: [String] = []
-            keys.reserveCapacity(page.items.count)
-            for item in page.items {
+            keys.reserveCapacity(items.count)
+            for item in items {
                 if let id = item.id, !id.isEmpty { keys.append("id:" + id) } else if let url = item.url, !url.isEmpty {
                     keys.append("link:" + url)
                 } else {
@@ -43,6 +47,23 @@ extension PageLoader {
     nonisolated func remember(_ page: Page) {
         guard !page.items.isEmpty else { return }
         fingerprints.withLock { $0[page.number] = Fingerprint(page) }
+    }
+
+    /// A fetched page's answer, read before it is stored: remembered for the page after it (so
+    /// asking for that one reads nothing back from disk), and told to `Configuration.answered` when
+    /// it settles whether another page follows.
+    nonisolated func noteAnswer(_ number: Int, parsed: ParsedBody, body: Data) {
+        // A chained feed's next URL may be in the headers, read once the page is loaded.
+        guard !feed.pagination.isSequential else { return }
+        let last = isLast(number, parsed: parsed, next: nil, known: false)
+        let answer = Fingerprint(body: body, items: parsed.items, isLast: last)
+        let previous = fingerprints.withLock { known in
+            if !parsed.items.isEmpty { known[number] = answer }
+            return known[number - 1]
+        }
+        // Whether it repeats the page before is unknown until that page is.
+        guard last || number == 1 || previous != nil else { return }
+        configuration.answered(number, !last && !(previous.map(answer.repeats) ?? false))
     }
 
     /// `page`, or, when it repeats the page before it, that page ended: no items (they were all listed

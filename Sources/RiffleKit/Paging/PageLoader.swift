@@ -37,6 +37,12 @@ public actor PageLoader {
         public var maxAge: TimeInterval? = 300
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// Told as soon as a fetched page's answer is read, before it is stored or returned, whether
+        /// another page follows it (`false` also when it repeats the page before). What lets a caller
+        /// ask for the next page at the network's pace (`riffle dump` does). Told only for feeds whose
+        /// next page's URL is known without the answer (numbered or offset pages), and only once the
+        /// page before is known too; the page as loaded stays the authority (`Page.isLastPage`).
+        public var answered: @Sendable (_ page: Int, _ more: Bool) -> Void = { _, _ in }
 
         /// The defaults: see each property.
         public init() {}
@@ -264,6 +270,7 @@ public actor PageLoader {
                                                     throw error.carried
                                                 }
                                                 keep?.value.withLock { $0 = (body, parsed) }
+                                                self.noteAnswer(number, parsed: parsed, body: body)
                                                 return parsed
                                             })
         endpoint.limit = limit

@@ -26,6 +26,9 @@ package enum Action: Sendable, Equatable {
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
     case commentsFailed(item: String, FeedError)
+    /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
+    /// on a first visit (nothing is new then).
+    case discussionNoted(item: String, since: Date?)
     /// A `.search` effect finished.
     case searched(query: String, [ReadingLog.Match])
     /// A `.search` effect failed, saying why in one line.
@@ -42,6 +45,8 @@ package enum Action: Sendable, Equatable {
     case fieldsPlanFailed(page: Int, String)
     /// A `.pinField` effect saved the pick (`message` says where) and read the loaded pages with it.
     case fieldsPinned(message: String, pages: [Page])
+    /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).
+    case feedRefreshed(name: String, FeedSummary)
     /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.
     case feedOpened(title: String, hasComments: Bool)
 }

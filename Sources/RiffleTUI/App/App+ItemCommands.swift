@@ -33,7 +33,7 @@ extension App {
                 return []
             }
             let seen = seeing(item, selection, &state)
-            state.screens.push(.comments(CommentsScreen(item: item)))
+            state.screens.push(.comments(CommentsScreen(item: item, textWidth: state.settings.textWidth)))
             return [.loadComments(item, policy: .returnCacheElseLoad)] + seen
         case .discussion:
             guard let item, selection.isInOpenFeed else { return [] }

@@ -44,11 +44,12 @@ extension App {
             SavedScreen.receive(saved, in: &state)
             effects = []
         case .commentsLoaded(let key, let thread):
-            CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+            effects = CommentsScreen.receive(.success(thread), forItem: key, in: &state)
+        case .discussionNoted(let key, let since):
+            CommentsScreen.noted(since: since, forItem: key, in: &state)
             effects = []
         case .commentsFailed(let key, let error):
-            CommentsScreen.receive(.failure(error), forItem: key, in: &state)
-            effects = []
+            effects = CommentsScreen.receive(.failure(error), forItem: key, in: &state)
         case .searched(let query, let matches):
             SearchScreen.receive(matches, failure: nil, forQuery: query, in: &state)
             effects = []
@@ -73,6 +74,9 @@ extension App {
         case .fieldsPinned(let message, let pages):
             receivePinnedFields(message, pages: pages, in: &state)
             effects = []
+        case .feedRefreshed(let name, let summary):
+            FeedsScreen.refreshed(summary, of: name, in: &state)
+            effects = []
         case .feedOpened(let title, let hasComments):
             effects = openedFeed(&state, title: title, hasComments: hasComments)
         }
@@ -85,7 +89,7 @@ extension App {
 
     static func tick(_ state: inout AppState, _ date: Date) {
         state.now = date
-        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments { state.spinnerFrame &+= 1 }
+        if !state.feed.paging.requests.isEmpty || state.isWaitingForComments || state.isRefreshingFeeds { state.spinnerFrame &+= 1 }
         // The toasts raised since the last tick are the last ones.
         for i in state.toasts.indices.reversed() {
             guard state.toasts[i].createdAt == nil else { break }

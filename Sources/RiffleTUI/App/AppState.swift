@@ -87,7 +87,12 @@ extension AppState {
 
     /// True while something on screen moves (the spinner, a toast waiting to fade): the run loop sends
     /// `.tick` about every 80 ms while this holds.
-    package var isAnimating: Bool { !feed.paging.requests.isEmpty || !visibleToasts.isEmpty || isWaitingForComments }
+    package var isAnimating: Bool {
+        !feed.paging.requests.isEmpty || !visibleToasts.isEmpty || isWaitingForComments || isRefreshingFeeds
+    }
+
+    /// Whether the feed list waits for feeds it refreshes (their spinners turn).
+    var isRefreshingFeeds: Bool { !(screens.shown(as: FeedsScreen.self)?.refreshing.isEmpty ?? true) }
 
     /// Whether the comments screen is waiting for its thread (its spinner turns).
     var isWaitingForComments: Bool { screens.shown(as: CommentsScreen.self)?.isWaiting ?? false }

@@ -6,6 +6,10 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case nextPage = "next-page", previousPage = "previous-page"
     /// Enter: the item's fields; in the feed list, the feed; in comments, fold or unfold a thread.
     case open
+    /// `]` / `[` in comments: the next / previous top-level comment.
+    case nextThread = "next-thread", previousThread = "previous-thread"
+    /// `U` in comments: the previous comment new since the last visit (`u`, `nextUnseen`, the next one).
+    case previousNew = "previous-new"
     case rawJSON = "raw-json"
     case openLink = "open-link"
     case comments
@@ -46,6 +50,9 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .nextPage: "next page"
         case .previousPage: "previous page"
         case .open: "item / fold / result's feed"
+        case .nextThread: "comments: next top-level comment"
+        case .previousThread: "comments: previous top-level comment"
+        case .previousNew: "comments: previous new comment"
         case .rawJSON: "item: story / fields / raw JSON"
         case .openLink: "open the link"
         case .comments: "comments (result: its feed)"
@@ -59,8 +66,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"
-        case .reload: "reload page / retry a failure"
-        case .reloadAll: "reload every page"
+        case .reload: "reload page / retry a failure; F: refresh the feed"
+        case .reloadAll: "reload every page; F: refresh every feed"
         case .watch: "watch page 1 for new items"
         case .edit: "pick fields (F: rename)"
         case .remove: "F: remove a feed (asks)"

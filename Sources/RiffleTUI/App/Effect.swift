@@ -21,8 +21,14 @@ package enum Effect: Sendable, Equatable {
     case unsave(feedID: String, key: String)
     /// Read every saved item from the reading log; answer with `.savedListed`.
     case listSaved
+    /// Revalidate the first page of each feed (several at once, through the cache), then say what is
+    /// new in it; answer with a `.feedRefreshed` for each.
+    case refreshFeeds([FeedEntry])
     /// Load an item's comments; answer with `.commentsLoaded` or `.commentsFailed`.
     case loadComments(Item, policy: CachePolicy)
+    /// Note in the reading log a visit to `item`'s discussion whose newest comment was written at
+    /// `newest`; answer with `.discussionNoted` (what the visit before saw).
+    case noteDiscussion(Item, newest: Date?)
     /// Open an item's discussion page in the browser (`C`), or say the feed names none.
     case openDiscussion(Item)
     /// Put `text` on the clipboard (`y`, `Y`); `what` names it in the toast ("link", "JSON").

@@ -23,6 +23,8 @@ package struct Settings: Sendable, Equatable {
     package var watch: TimeInterval?
     /// The interval `w` turns watching on with.
     package var watchInterval: TimeInterval = 300
+    /// The most columns a comment's text takes, however wide the terminal (`config.json`'s `text_width`).
+    package var textWidth = 80
 
     /// The standard keys, no glyphs, no watching.
     package init() {}

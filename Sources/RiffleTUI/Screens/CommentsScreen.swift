@@ -1,11 +1,14 @@
 import Foundation
 import RiffleKit
 
-/// One item's comments as a tree (`c`): j and k move from comment to comment, Enter folds a
+/// One item's comments, made for reading (`c`): the story's own text first, then each comment with
+/// indent guides coloured by depth, its author (OP, mod), its text at the reading width. j and k move
+/// from comment to comment, `]` and `[` from one top-level comment to the next, Enter folds a
 /// comment's replies away, r reloads the thread. The item commands act on the story.
 ///
-/// The tree is laid out once for a width and kept (`Cached`) until the width, the folds or the
-/// thread change: moving, and every frame, reuse it.
+/// Only the comments on screen are laid out (`BlockPager`, `CommentDocument`), kept while near and
+/// made again when the width, the folds or the thread change: a thread of a million comments costs
+/// what one screen of it costs, to open and at every key.
 package struct CommentsScreen: Sendable, Equatable {
     /// The item whose discussion this is.
     package let item: Item
@@ -15,95 +18,151 @@ package struct CommentsScreen: Sendable, Equatable {
     package var failure: String?
     /// Comments (indices into `thread.comments`) whose replies are folded away.
     package private(set) var folded: Set<Int> = []
+    /// Comments (indices) new since the last visit.
+    package private(set) var fresh: Set<Int> = []
+    /// The newest comment's time at the last visit (from the reading log); nil before it answers,
+    /// and on a first visit.
+    package private(set) var since: Date?
     /// The selected comment (an index into `thread.comments`, always a shown one).
     package var selection = 0
-    /// The first line drawn.
-    package var scroll = 0
-    /// Bumped when the thread changes: the layout is keyed by it.
+    /// The first line drawn: a line of the story (block 0) or of a comment (block `i + 1`).
+    package var top = PagePosition(block: 0, line: 0)
+    /// The most columns a comment's text takes (config `text_width`).
+    package let textWidth: Int
+    /// Bumped when the thread or the folds change: the lines are keyed by it.
     private var revision = Revision()
-    private var cache = Cached<LayoutKey, CommentTreeView.Layout>()
-
-    private struct LayoutKey: Sendable, Equatable {
-        var width: Int
-        var thread: Int
-        var folded: Set<Int>
-    }
+    /// Comments that are not "more" stubs, counted when the thread came.
+    private var commentCount = 0
+    private let story: StoryParts
+    /// The lines laid out near the screen.
+    package private(set) var laidOut = BlockLines()
 
     /// The comments of `item`, loading.
-    package init(item: Item) { self.item = item }
+    package init(item: Item, textWidth: Int = Settings().textWidth) {
+        self.item = item
+        self.textWidth = max(20, textWidth)
+        story = StoryParts(item)
+    }
 
     /// Whether the thread is still on its way (the spinner turns).
     package var isWaiting: Bool { thread == nil && failure == nil }
 
-    private func layoutKey(_ size: Size) -> LayoutKey {
-        LayoutKey(width: size.width - 2, thread: revision.count, folded: folded)
+    var document: CommentDocument {
+        CommentDocument(thread: thread ?? CommentThread(comments: []), folded: folded, story: story, storyAuthor: item.author,
+                        textWidth: textWidth, fresh: fresh, commentCount: commentCount)
     }
 
-    /// The tree at the width of a screen of `size`: the one kept when it is for it.
-    func layout(for size: Size) -> CommentTreeView.Layout {
-        let key = layoutKey(size)
-        if let layout = cache.value(for: key) { return layout }
-        guard let thread else { return CommentTreeView.Layout() }
-        return CommentTreeView.layout(thread, folded: folded, width: key.width)
+    private func pager(_ size: Size) -> BlockPager<CommentDocument> {
+        BlockPager(document, key: BlockLines.Key(width: size.width - 2, revision: revision.count), rows: App.listRows(for: size),
+                   store: laidOut)
     }
 
     /// Takes a thread that arrived, keeping the place in a reloaded one when it still has it.
-    mutating func receive(_ thread: CommentThread) {
+    /// - Parameter seen: the ids of the comments seen on the last visit; nil when there was none
+    ///   (then nothing is new).
+    @discardableResult
+    mutating func receive(_ thread: CommentThread) -> [Effect] {
         let reloaded = self.thread != nil
         self.thread = thread
         revision.bump()
         failure = nil
+        commentCount = thread.comments.reduce(0) { $0 + ($1.more == nil ? 1 : 0) }
+        markFresh()
         if !reloaded || selection >= thread.comments.count {
             folded = []
             selection = 0
-            scroll = 0
+            top = PagePosition(block: 0, line: 0)
         }
+        // The first thread of a visit is the one the visit is noted with (a reload keeps what was new).
+        guard !reloaded else { return [] }
+        return [.noteDiscussion(item, newest: thread.comments.lazy.compactMap(\.createdAt).max())]
+    }
+
+    /// Learns what the last visit saw, and marks what came since.
+    mutating func noted(since: Date?) {
+        self.since = since
+        markFresh()
+        revision.bump()
+    }
+
+    /// The comments written after the last visit's newest.
+    private mutating func markFresh() {
+        guard let since, let thread else { return }
+        fresh = Set(thread.comments.indices.lazy.filter { thread.comments[$0].createdAt.map { $0 > since } ?? false })
     }
 
     /// Folds the selected comment's replies away, or brings them back.
     mutating func toggleFold() {
         guard let thread, thread.comments.indices.contains(selection), thread.comments[selection].descendants > 0 else { return }
         if folded.remove(selection) == nil { folded.insert(selection) }
+        revision.bump()
     }
 
     /// Scrolls so the selected comment's first line is in view (and as much of it as fits).
     mutating func showSelection(size: Size) {
-        let layout = layout(for: size)
-        let rows = max(1, App.listRows(for: size))
-        if let start = layout.starts[selection] {
-            let end = layout.ends[selection] ?? start
-            if start < scroll { scroll = start }
-            if end >= scroll + rows { scroll = min(start, end - rows + 1) }
-        }
-        scroll = max(0, min(scroll, max(0, layout.lines.count - rows)))
+        guard thread != nil else { return }
+        var pager = pager(size)
+        top = pager.revealing(selection + 1, from: top)
+        top = min(top, pager.lastTop)
+        laidOut = pager.store
     }
 
     /// Scrolls by `delta` lines and selects the first comment that starts in view (or the one the
     /// top line belongs to).
     mutating func scroll(by delta: Int, size: Size) {
-        let layout = layout(for: size)
-        let rows = max(1, App.listRows(for: size))
-        scroll = max(0, min(max(0, layout.lines.count - rows), scroll + delta))
-        let inView = layout.starts.filter { $0.value >= scroll && $0.value < scroll + rows }
-        if let first = inView.min(by: { $0.value < $1.value }) {
-            selection = first.key
-        } else if let owner = layout.starts.filter({ $0.value <= scroll }).max(by: { $0.value < $1.value }) {
-            selection = owner.key
+        guard thread?.comments.isEmpty == false else { return }
+        var pager = pager(size)
+        top = pager.moved(top, by: delta)
+        if let first = pager.blocksStarting(onScreenFrom: top).first(where: { $0 > 0 }) {
+            selection = first - 1
+        } else if top.block > 0 {
+            selection = top.block - 1
         }
+        laidOut = pager.store
+    }
+
+    /// Selects `index` (a shown comment) and brings it into view.
+    mutating func select(_ index: Int, size: Size) {
+        selection = index
+        showSelection(size: size)
+    }
+
+    /// The shown comment after or before the selection that `accepts`, if any: walks the shown
+    /// comments (folded replies skipped).
+    func shownComment(from index: Int, forward: Bool, where accepts: (CommentThread.Comment, Int) -> Bool) -> Int? {
+        guard let thread else { return nil }
+        let document = document
+        var block: Int? = index + 1
+        while let current = block {
+            block = forward ? document.block(after: current) : document.block(before: current)
+            guard let next = block, next > 0 else { return nil }
+            if accepts(thread.comments[next - 1], next - 1) { return next - 1 }
+        }
+        return nil
     }
 
     /// A thread (or why there is none) for the comments screen, when it is shown for that item.
-    static func receive(_ result: Result<CommentThread, FeedError>, forItem key: String, in state: inout AppState) {
-        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return }
+    static func receive(_ result: Result<CommentThread, FeedError>, forItem key: String, in state: inout AppState) -> [Effect] {
+        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return [] }
+        var effects: [Effect] = []
         switch result {
         case .success(let thread):
-            screen.receive(thread)
+            effects = screen.receive(thread)
         case .failure(let error):
             if screen.thread == nil { screen.failure = "\(error)" }
             App.raise(&state, "comments: \(error)")
         }
         screen.settle(size: state.size)
-        screen.showSelection(size: state.size)
+        if screen.top.block > 0 { screen.showSelection(size: state.size) }
+        state.screens.shown = .comments(screen)
+        return effects
+    }
+
+    /// What the last visit saw, for the comments screen when it is shown for that item.
+    static func noted(since: Date?, forItem key: String, in state: inout AppState) {
+        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key else { return }
+        screen.noted(since: since)
+        screen.settle(size: state.size)
         state.screens.shown = .comments(screen)
     }
 }
@@ -119,14 +178,32 @@ extension CommentsScreen: StackedScreen {
     var itemSelection: ItemSelection? { ItemSelection(item: item, isInOpenFeed: true) }
 
     mutating func settle(size: Size) {
-        guard let thread else { return }
-        let (folded, key) = (folded, layoutKey(size))
-        cache.value(for: key) { CommentTreeView.layout(thread, folded: folded, width: key.width) }
+        guard thread != nil else { return }
+        var pager = pager(size)
+        _ = pager.screen(from: top)
+        _ = pager.screen(from: pager.moved(top, by: pager.rows))
+        pager.store.trim(around: top.block, limit: 4 * pager.rows + 64)
+        laidOut = pager.store
     }
 
-    func isSettled(size: Size) -> Bool { thread == nil || cache.value(for: layoutKey(size)) != nil }
+    func isSettled(size: Size) -> Bool {
+        guard thread != nil else { return true }
+        let document = document
+        let key = BlockLines.Key(width: size.width - 2, revision: revision.count)
+        var position: Int? = top.block
+        var rows = -top.line
+        while let block = position, rows < App.listRows(for: size) {
+            guard let lines = laidOut.kept(block, for: key) else { return false }
+            rows += lines.count
+            position = document.block(after: block)
+        }
+        return true
+    }
 
-    mutating func resized(to size: Size) { showSelection(size: size) }
+    mutating func resized(to size: Size) {
+        top.line = 0
+        showSelection(size: size)
+    }
 
     // MARK: Keys
 
@@ -134,23 +211,60 @@ extension CommentsScreen: StackedScreen {
         guard var screen = state.screens.shown(as: CommentsScreen.self) else { return nil }
         let size = state.size
         let rows = max(1, App.listRows(for: size))
-        let shown = screen.layout(for: size).shown
-        let position = shown.firstIndex(of: screen.selection) ?? 0
+        let hasComments = screen.thread?.comments.isEmpty == false
+        // Whether the selected comment is brought into view after the move (not when the move was to the story).
+        var reveal = true
         switch command {
-        case .down: screen.selection = shown[safe: position + 1] ?? screen.selection
-        case .up: screen.selection = shown[safe: position - 1] ?? screen.selection
-        case .first: screen.selection = shown.first ?? 0
-        case .last: screen.selection = shown.last ?? 0
+        case .down:
+            if let next = screen.shownComment(from: screen.selection, forward: true, where: { _, _ in true }) { screen.selection = next }
+        case .up:
+            if let previous = screen.shownComment(from: screen.selection, forward: false, where: { _, _ in true }) {
+                screen.selection = previous
+            } else {
+                // Above the first comment: the story.
+                screen.top = PagePosition(block: 0, line: 0)
+                reveal = false
+            }
+        case .nextThread, .previousThread:
+            let forward = command == .nextThread
+            if let found = screen.shownComment(from: screen.selection, forward: forward, where: { comment, _ in comment.depth == 0 }) {
+                screen.selection = found
+            } else if !forward {
+                screen.selection = 0
+                screen.top = PagePosition(block: 0, line: 0)
+                reveal = false
+            }
+        case .nextUnseen, .previousNew:
+            // u: in comments, the next comment new since the last visit; U the one before.
+            let forward = command == .nextUnseen
+            let fresh = screen.fresh
+            if let found = screen.shownComment(from: screen.selection, forward: forward, where: { _, index in fresh.contains(index) }) {
+                screen.selection = found
+            } else {
+                App.raise(&state, screen.fresh.isEmpty ? "no new comments since the last visit" : "no new comment \(forward ? "below" : "above")")
+                reveal = false
+            }
+        case .first:
+            screen.selection = 0
+            screen.top = PagePosition(block: 0, line: 0)
+            reveal = false
+        case .last:
+            guard hasComments else { break }
+            var pager = screen.pager(size)
+            screen.selection = (screen.document.lastBlock ?? 1) - 1
+            screen.top = pager.lastTop
+            screen.laidOut = pager.store
+            reveal = false
         case .pageDown, .pageUp, .halfDown, .halfUp:
             let step = command == .pageDown || command == .pageUp ? rows : max(1, rows / 2)
             let down = command == .pageDown || command == .halfDown
             screen.scroll(by: down ? step : -step, size: size)
+            screen.settle(size: size)
             state.screens.shown = .comments(screen)
             return []
         case .open:
             // Enter folds a comment's replies away, or brings them back.
             screen.toggleFold()
-            screen.settle(size: size)
         case .reload:
             screen.failure = nil
             state.screens.shown = .comments(screen)
@@ -161,33 +275,33 @@ extension CommentsScreen: StackedScreen {
         default:
             return nil
         }
-        screen.showSelection(size: size)
+        if hasComments, reveal { screen.showSelection(size: size) }
+        screen.settle(size: size)
         state.screens.shown = .comments(screen)
         return []
     }
 
     // MARK: View
 
-    /// The item's title, the tree, and where the reader is in it.
+    /// The item's title, the story and the comments, and where the reader is in them.
     func render(_ state: AppState, into buffer: inout Buffer) {
         let area = buffer.area
-        Header(title: Sanitizer.clean(item.title), hint: "q back").render(into: &buffer, area: area)
+        Header(title: item.title, hint: "q back").render(into: &buffer, area: area)
         let list = App.listArea(for: state.size)
         var facts: [String]
         if let thread {
-            let layout = layout(for: state.size)
-            if thread.comments.isEmpty {
-                Centered(text: "no comments yet", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: list)
-            } else {
-                CommentTreeView(layout: layout, selection: selection, scroll: scroll, now: state.now).render(into: &buffer, area: list)
+            var pager = pager(state.size)
+            let shown = pager.screen(from: top)
+            let document = document
+            CommentTreeView(shown: shown, document: document, selection: thread.comments.isEmpty ? -1 : selection, now: state.now)
+                .render(into: &buffer, area: list)
+            if thread.comments.isEmpty, shown.count < list.height {
+                Centered(text: "no comments yet", style: Style(.placeholder, dim: true), margin: 1)
+                    .render(into: &buffer, area: Rect(x: list.x, y: list.y + shown.count, width: list.width, height: list.height - shown.count))
             }
-            let count = thread.comments.filter { $0.more == nil }.count
-            facts = [count == 1 ? "1 comment" : "\(count) comments"]
-            if !thread.comments.isEmpty {
-                facts.insert("comment \(selection + 1)/\(thread.comments.count)", at: 0)
-                let last = min(layout.lines.count, scroll + list.height)
-                facts.append("lines \(min(layout.lines.count, scroll + 1))-\(last) of \(layout.lines.count)")
-            }
+            facts = [commentCount == 1 ? "1 comment" : "\(commentCount) comments"]
+            if !thread.comments.isEmpty { facts.insert("comment \(selection + 1)/\(thread.comments.count)", at: 0) }
+            if !fresh.isEmpty { facts.append(fresh.count == 1 ? "1 new" : "\(fresh.count) new") }
             facts.append("Enter folds · C page")
         } else if let failure {
             Centered(text: "\(failure)\n\nr to retry", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: list)

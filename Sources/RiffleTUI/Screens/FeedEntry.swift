@@ -25,6 +25,18 @@ package struct FeedEntry: Sendable, Equatable, Hashable {
     package var argument: String?
     package var origin: Origin
 
+    /// Whether `R` refreshes it when its summary is `summary`: a feed of the feeds file, one opened
+    /// before, or any other with pages on disk (a preset read before); never one that still needs its
+    /// argument, the demo (its server runs only while it is open) or the saved items.
+    package func isRefreshable(_ summary: FeedSummary?) -> Bool {
+        guard argument == nil else { return false }
+        switch origin {
+        case .feedsFile, .recent: return true
+        case .preset: return summary?.fetchedAt != nil
+        case .demo, .saved: return false
+        }
+    }
+
     /// The feed list's first entry: the items saved with `f`, from every feed, offline.
     package static let saved = FeedEntry(name: "saved", description: "items saved with f, from every feed (offline)", origin: .saved)
 
@@ -42,9 +54,16 @@ package struct FeedSummary: Sendable, Equatable {
     package var unseen: Int?
     /// When its first page was last fetched; nil when never.
     package var fetchedAt: Date?
+    /// After a refresh (`R`, `r` in the feed list): how many items of the fetched first page were
+    /// never listed (their ids are not in the reading log); nil when not refreshed.
+    package var arrived: Int?
+    /// Why the refresh failed, in one line; nil when it did not.
+    package var failure: String?
 
-    package init(unseen: Int?, fetchedAt: Date?) {
+    package init(unseen: Int?, fetchedAt: Date?, arrived: Int? = nil, failure: String? = nil) {
         self.unseen = unseen
         self.fetchedAt = fetchedAt
+        self.arrived = arrived
+        self.failure = failure
     }
 }

@@ -3,6 +3,13 @@ package struct Style: Sendable, Hashable {
     /// What a piece of text is, so a theme can colour it.
     package enum Role: UInt8, Sendable, Hashable {
         case normal, header, selection, dim, accent, status, toast, error, placeholder
+        /// A comment's indent guides, by depth: the colours cycle through these six.
+        case depth1, depth2, depth3, depth4, depth5, depth6
+
+        /// The guide colour of nesting `level` (0 for a reply to a top-level comment's guide), cycling.
+        package static func depth(_ level: Int) -> Role {
+            [.depth1, .depth2, .depth3, .depth4, .depth5, .depth6][((level % 6) + 6) % 6]
+        }
     }
 
     package var role: Role

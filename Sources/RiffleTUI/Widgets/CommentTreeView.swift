@@ -1,85 +1,149 @@
 import Foundation
 import RiffleKit
 
-/// An item's comments as an indented tree: each comment a line of author and age, then its text
-/// wrapped under it; replies indented two columns deeper (up to a third of the width); a folded
-/// comment says how many replies it hides. The selected comment's first line is highlighted.
-package struct CommentTreeView: Sendable {
-    /// The lines of a thread at one width, and where each shown comment's lines start and end. Ages
-    /// are not in the lines (they change with the clock, the layout does not): `render` puts each
-    /// after its author.
-    package struct Layout: Sendable {
-        package var lines: [StyledLine] = []
-        /// Index in `thread.comments` → its first line, and its last (the blank after it excluded).
-        package var starts: [Int: Int] = [:]
-        package var ends: [Int: Int] = [:]
-        /// The comments shown, in order (indices into `thread.comments`): all but the replies of folded ones.
-        package var shown: [Int] = []
-        /// A header line → when its comment was written.
-        package var dates: [Int: Date] = [:]
+/// An item's discussion as blocks for a `BlockPager`: block 0 is the story (its title, facts and
+/// own text), block `i + 1` is comment `i`. A comment's block is its header (indent guides, author,
+/// labels), its text wrapped at the reading width under the guides, and a blank line. The replies of
+/// a folded comment are skipped, so block numbers need not follow one another.
+///
+/// Nothing here is laid out until a screen asks for a block: a thread of a million comments costs
+/// the comments on screen.
+struct CommentDocument: BlockDocument, Sendable {
+    let thread: CommentThread
+    let folded: Set<Int>
+    let story: StoryParts
+    /// The story's author, whose comments are labelled OP.
+    let storyAuthor: String?
+    /// The most columns a comment's text takes (config `text_width`).
+    let textWidth: Int
+    /// Comments (indices) new since the last visit, marked in their header.
+    let fresh: Set<Int>
+    /// How many comments there are ("more" stubs aside), counted once when the thread came.
+    let commentCount: Int
+
+    /// The most indent guides drawn: deeper comments line up with the deepest drawn.
+    static let maxGuides = 12
+
+    var count: Int { thread.comments.count }
+
+    var firstBlock: Int? { 0 }
+
+    var lastBlock: Int? {
+        guard count > 0 else { return 0 }
+        // The last comment shown: the last one, lifted to the outermost folded comment holding it.
+        return shownOwner(of: count - 1) + 1
     }
 
-    package var layout: Layout
-    package var selection: Int
-    package var scroll: Int
-    /// The clock the ages are told by.
-    package var now: Date
-
-    package init(layout: Layout, selection: Int, scroll: Int, now: Date) {
-        self.layout = layout
-        self.selection = selection
-        self.scroll = scroll
-        self.now = now
+    func block(after block: Int) -> Int? {
+        if block == 0 { return count > 0 ? 1 : nil }
+        let index = block - 1
+        guard thread.comments.indices.contains(index) else { return nil }
+        let next = folded.contains(index) ? index + thread.comments[index].descendants + 1 : index + 1
+        return next < count ? next + 1 : nil
     }
 
-    /// The lines of `thread` wrapped to `width` columns, the replies of `folded` comments left out.
-    package static func layout(_ thread: CommentThread, folded: Set<Int>, width: Int) -> Layout {
-        var layout = Layout()
-        let comments = thread.comments
+    func block(before block: Int) -> Int? {
+        guard block > 0 else { return nil }
+        let index = block - 1
+        guard index > 0 else { return 0 }
+        return shownOwner(of: index - 1) + 1
+    }
+
+    /// The comment shown for `index`: itself, or the outermost folded comment whose replies hold it.
+    func shownOwner(of index: Int) -> Int {
+        var owner = index
+        for fold in folded where fold < owner && index <= fold + thread.comments[fold].descendants { owner = fold }
+        return owner
+    }
+
+    /// The columns `depth`'s guides take.
+    func indent(_ depth: Int) -> Int { min(depth, Self.maxGuides) * 2 }
+
+    func lines(of block: Int, width: Int) -> [StyledLine] {
         let width = max(8, width)
-        let dim = Style(.dim, dim: true)
-        var index = 0
-        while index < comments.count {
-            layout.shown.append(index)
-            let comment = comments[index]
-            let indent = min(comment.depth * 2, width / 3)
-            let pad = String(repeating: " ", count: indent)
-            layout.starts[index] = layout.lines.count
-            if let more = comment.more {
-                let text = (more > 0 ? "\(more) more \(more == 1 ? "reply" : "replies")" : "more replies") + " (C opens the page)"
-                layout.lines.append(StyledLine([.init(pad), .init("… " + text, dim)]))
-            } else {
-                var header: [StyledLine.Span] = [.init(pad), .init(comment.author ?? "[deleted]", Style(.accent, bold: true))]
-                if let date = comment.createdAt { layout.dates[layout.lines.count] = date }
-                if folded.contains(index) {
-                    let hidden = comment.descendants
-                    header.append(.init(" · [+\(hidden)] \(hidden == 1 ? "reply" : "replies") folded", Style(.accent)))
-                }
-                layout.lines.append(StyledLine(header))
-                for line in TextWrap.wrap(comment.text, width: max(4, width - indent)) {
-                    layout.lines.append(StyledLine([.init(pad), .init(line)]))
-                }
+        guard block > 0 else { return storyLines(width: width) }
+        let index = block - 1
+        guard thread.comments.indices.contains(index) else { return [StyledLine("")] }
+        let comment = thread.comments[index]
+        let guides = Self.guides(depth: comment.depth)
+        let indent = indent(comment.depth)
+        var lines: [StyledLine] = []
+        if let more = comment.more {
+            let text = (more > 0 ? "\(more) more \(more == 1 ? "reply" : "replies")" : "more replies") + " (C opens the page)"
+            lines.append(StyledLine(guides + [.init("… " + text, Style(.dim, dim: true))]))
+        } else {
+            var header = guides + [.init(comment.author ?? "[deleted]", Style(.accent, bold: true))]
+            if let storyAuthor, comment.author == storyAuthor { header.append(.init(" OP", Style(.header, bold: true))) }
+            if comment.isModerator { header.append(.init(" mod", Style(.error, bold: true))) }
+            if fresh.contains(index) { header.append(.init(" new", Style(.accent, bold: true))) }
+            if folded.contains(index) {
+                let hidden = comment.descendants
+                header.append(.init(" · [+\(hidden)] \(hidden == 1 ? "reply" : "replies") folded", Style(.accent)))
             }
-            layout.ends[index] = layout.lines.count - 1
-            layout.lines.append(StyledLine(""))
-            index += folded.contains(index) ? comment.descendants + 1 : 1
+            lines.append(StyledLine(header))
+            let columns = max(4, min(textWidth, width - indent))
+            let wrapped = TextWrap.wrap(comment.text, width: columns, maxLines: DetailView.maxBlockLines, keepingURLs: true)
+            for line in wrapped.lines { lines.append(StyledLine(guides + Self.styled(line))) }
+            if wrapped.isCut {
+                lines.append(StyledLine(guides + [.init("… (cut here: the comment is \(DetailView.sizeText(comment.text.utf8.count)))",
+                                                        Style(.dim, dim: true))]))
+            }
         }
-        return layout
+        lines.append(StyledLine(guides))
+        return lines
     }
 
-    /// Draws the lines from `scroll` into `area` with a one-column margin; the selected comment's
-    /// first line across the whole width.
-    package func render(into buffer: inout Buffer, area: Rect) {
-        let selectedLine = layout.starts[selection]
-        for row in 0..<area.height {
-            let index = scroll + row
-            guard index >= 0, index < layout.lines.count else { break }
-            let y = area.y + row
-            var line = layout.lines[index]
-            if let date = layout.dates[index] {
-                line.spans.insert(.init(" · " + Timestamp.age(of: date, now: now), Style(.dim, dim: true)), at: 2)
+    /// The story above the comments: its title, its facts, its own text (an Ask HN's, a self post's).
+    func storyLines(width: Int) -> [StyledLine] {
+        let columns = max(4, min(textWidth, width))
+        var lines = TextWrap.wrap(story.title, width: columns, maxLines: 20).lines.map { StyledLine($0, Style(.normal, bold: true)) }
+        let count = commentCount
+        var facts = story.facts.filter { !$0.hasSuffix("comments") && !$0.hasSuffix("comment") }
+        facts.append(count == 1 ? "1 comment" : "\(count) comments")
+        if !fresh.isEmpty { facts.append(fresh.count == 1 ? "1 new comment" : "\(fresh.count) new comments") }
+        lines += TextWrap.wrap(facts.joined(separator: " · "), width: columns, maxLines: 4).lines.map { StyledLine($0, Style(.dim, dim: true)) }
+        if let text = story.text {
+            for paragraph in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                lines.append(StyledLine(""))
+                let wrapped = TextWrap.wrap(String(paragraph), width: columns, maxLines: DetailView.maxBlockLines, keepingURLs: true)
+                lines += wrapped.lines.map { StyledLine(Self.styled($0)) }
             }
-            if index == selectedLine {
+        }
+        lines.append(StyledLine(""))
+        return lines
+    }
+
+    /// A comment's guides: one bar a level, coloured by its depth (plain where there are no colours).
+    static func guides(depth: Int) -> [StyledLine.Span] {
+        (0..<min(depth, maxGuides)).map { level in .init("│ ", Style(Style.Role.depth(level))) }
+    }
+
+    /// A line of comment text with its quote marked: a line that starts with "> " is drawn dim.
+    static func styled(_ line: String) -> [StyledLine.Span] {
+        line.hasPrefix(">") ? [.init(line, Style(.dim, dim: true))] : [.init(line)]
+    }
+}
+
+/// The thread as `CommentsScreen` draws it: the lines from the pager, the selected comment's header
+/// highlighted, ages drawn (not laid out: they change with the clock).
+package struct CommentTreeView: Sendable {
+    /// Each line on screen: its block and its line in the block.
+    var shown: [(block: Int, line: Int, text: StyledLine)]
+    var document: CommentDocument
+    var selection: Int
+    var now: Date
+
+    func render(into buffer: inout Buffer, area: Rect) {
+        for (row, entry) in shown.enumerated() where row < area.height {
+            let y = area.y + row
+            var line = entry.text
+            let index = entry.block - 1
+            if entry.line == 0, document.thread.comments.indices.contains(index), let date = document.thread.comments[index].createdAt {
+                // After the author and its labels, before what is folded.
+                let at = line.spans.firstIndex { $0.text.hasPrefix(" · [") } ?? line.spans.count
+                line.spans.insert(.init(" · " + Timestamp.age(of: date, now: now), Style(.dim, dim: true)), at: at)
+            }
+            if entry.line == 0, index == selection {
                 buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: Style(.selection))
                 line = StyledLine(line.spans.map { .init($0.text, Style(.selection, bold: $0.style.bold)) })
             }

@@ -45,13 +45,15 @@ package struct DetailView: Sendable {
         var style = Style.normal
         var hang = 0
         var keepsURLs = false
+        /// The most lines it is laid out into.
+        var maxLines = DetailView.maxBlockLines
 
         /// The lines at `width` columns: `DetailView.maxBlockLines` at most, then a line saying what was cut.
         func lines(width: Int) -> [StyledLine] {
             let width = max(4, width)
             let pad = StyledLine.Span(String(repeating: " ", count: indent))
             guard let label else {
-                return DetailView.wrapped(text, pad: indent, hang: hang, width: width, style: style, keepsURLs: keepsURLs)
+                return DetailView.wrapped(text, pad: indent, hang: hang, width: width, style: style, keepsURLs: keepsURLs, maxLines: maxLines)
             }
             let labelSpan = StyledLine.Span(Sanitizer.clean(label), labelStyle)
             if text.isEmpty { return [StyledLine([pad, labelSpan])] }
@@ -60,10 +62,10 @@ package struct DetailView: Sendable {
             // A long key leaves too little room beside it for long text: the value goes under it instead.
             if first < 12 && TextWidth.width(of: text.prefix(first + 1)) > first {
                 return [StyledLine([pad, labelSpan])]
-                    + DetailView.wrapped(text, pad: indent + 2, hang: 0, width: width, style: style, keepsURLs: keepsURLs)
+                    + DetailView.wrapped(text, pad: indent + 2, hang: 0, width: width, style: style, keepsURLs: keepsURLs, maxLines: maxLines)
             }
             let wrapped = TextWrap.wrap(text, width: max(1, first), continuationWidth: max(1, width - indent - 2),
-                                        maxLines: DetailView.maxBlockLines, keepingURLs: keepsURLs)
+                                        maxLines: maxLines, keepingURLs: keepsURLs)
             let hangPad = StyledLine.Span(String(repeating: " ", count: indent + 2))
             var lines = [StyledLine([pad, labelSpan, .init(" " + (wrapped.lines.first ?? ""), style)])]
             lines += wrapped.lines.dropFirst().map { StyledLine([hangPad, .init($0, style)]) }
@@ -74,9 +76,10 @@ package struct DetailView: Sendable {
 
     /// `text` wrapped to fit after `pad` columns, the lines after the first indented `hang` more, cut
     /// at `maxBlockLines`.
-    static func wrapped(_ text: String, pad: Int, hang: Int, width: Int, style: Style, keepsURLs: Bool = false) -> [StyledLine] {
+    static func wrapped(_ text: String, pad: Int, hang: Int, width: Int, style: Style, keepsURLs: Bool = false,
+                        maxLines: Int = maxBlockLines) -> [StyledLine] {
         let parts = TextWrap.wrap(text, width: max(1, width - pad), continuationWidth: max(1, width - pad - hang),
-                                  maxLines: maxBlockLines, keepingURLs: keepsURLs)
+                                  maxLines: maxLines, keepingURLs: keepsURLs)
         var lines = parts.lines.enumerated().map { i, part in
             StyledLine([.init(String(repeating: " ", count: pad + (i == 0 ? 0 : hang))), .init(part, style)])
         }
@@ -161,7 +164,8 @@ struct ItemDocument: BlockDocument, Sendable {
         switch mode {
         case .story:
             let story = StoryParts(item)
-            var blocks = [DetailView.Paragraph(text: story.title, style: Style(.normal, bold: true))]
+            // A title is a few lines; one of megabytes shows its start (the whole of it is under `v`).
+            var blocks = [DetailView.Paragraph(text: story.title, style: Style(.normal, bold: true), maxLines: 20)]
             factsBlock = blocks.count
             blocks.append(DetailView.Paragraph(text: story.facts.joined(separator: " · "), style: Style(.dim, dim: true)))
             if let text = story.text {

@@ -45,6 +45,7 @@ package struct HelpOverlay: Sendable {
     static let pairs: [Command: (Command, String)] = [
         .down: (.up, "move down / up"), .first: (.last, "first / last item"), .pageDown: (.pageUp, "a screen down / up"),
         .halfDown: (.halfUp, "half a screen down / up"), .nextPage: (.previousPage, "next / previous page"),
+        .nextThread: (.previousThread, "comments: next / previous thread"),
         .comments: (.discussion, "comments / their page in the browser"), .yankLink: (.yankJSON, "copy the link / the JSON"),
         .toggleSeen: (.markAllSeen, "seen or not / all loaded seen"), .reload: (.reloadAll, "reload page (retry) / every page"),
     ]
