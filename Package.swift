@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI", "RiffleReading"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "RiffleTUI", "RiffleKit"]),
         .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets", "RiffleTestSupport"]),
         .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "RiffleReading", "RiffleTUI", "DemoServer", "RiffleTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

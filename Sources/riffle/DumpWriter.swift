@@ -62,10 +62,7 @@ final class DumpWriter: Sendable {
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written < 0 {
-                guard errno == EINTR else {
-                    StandardError.message("cannot write the output: \(String(cString: strerror(errno)))")
-                    exit(1)
-                }
+                guard errno == EINTR else { StandardError.fail("cannot write the output: \(String(cString: strerror(errno)))") }
                 continue
             }
             bytes = bytes.dropFirst(written)

@@ -1,6 +1,7 @@
 import Foundation
 import RiffleKit
 import RiffleTUI
+import Synchronization
 
 /// Text riffle prints outside the browser, made safe for a terminal by the browser's own rules
 /// (`Sanitizer`): a title, an error excerpt or a key from a server can neither steer the terminal
@@ -35,6 +36,19 @@ enum StandardError {
 
     static func write(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardError.write(Data(text.utf8))
+        lock.withLock { _ in FileHandle.standardError.write(Data(text.utf8)) }
     }
+
+    /// Writes `line(message)` and ends the process with status 1, from any thread: no other line of
+    /// riffle's follows it (one waiting to be written waits for ever), so the reason it stopped is the
+    /// last thing on standard error even when another thread was about to warn.
+    static func fail(_ message: String) -> Never {
+        lock.withLock { _ in
+            FileHandle.standardError.write(Data(line(message).utf8))
+            exit(1)
+        }
+    }
+
+    /// One line at a time, whichever thread writes it.
+    private static let lock = Mutex(())
 }

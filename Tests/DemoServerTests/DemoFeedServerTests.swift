@@ -1,8 +1,9 @@
 import Foundation
+import RiffleTestSupport
 import Testing
 @testable import DemoServer
 
-@Suite("DemoFeedServer")
+@Suite("DemoFeedServer", .offThePool)
 struct DemoFeedServerTests {
     private func page(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

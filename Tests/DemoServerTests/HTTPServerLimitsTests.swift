@@ -1,10 +1,11 @@
 import Foundation
+import RiffleTestSupport
 import Testing
 @testable import DemoServer
 
 /// The server's threads are bounded and idle connections do not pile up: thousands of idle
 /// keep-alive connections once meant thousands of threads inside the browser's process.
-@Suite("HTTPServer: a bounded pool of workers and an idle timeout")
+@Suite("HTTPServer: a bounded pool of workers and an idle timeout", .offThePool)
 struct HTTPServerLimitsTests {
     /// The threads of `server` alive now, counted by the name they carry in `/proc/self/task/*/comm`.
     static func threads(of server: HTTPServer) -> Int {

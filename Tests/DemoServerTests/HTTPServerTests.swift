@@ -1,8 +1,9 @@
 import Foundation
+import RiffleTestSupport
 import Testing
 @testable import DemoServer
 
-@Suite("HTTPServer")
+@Suite("HTTPServer", .offThePool)
 struct HTTPServerTests {
     private func echoServer() throws -> HTTPServer {
         try HTTPServer { request in

@@ -48,7 +48,11 @@ struct CacheCoalescingTests {
 
     @Test func theLastCancelCancelsTheTransfer() async throws {
         let fixture = try CacheFixture()
-        fixture.route.withLock { $0.delay = .seconds(5) }
+        // The answer waits until the test has seen the transfer cancelled: both callers leave first,
+        // however slowly a loaded machine runs the test.
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        fixture.route.withLock { $0.gate = gate }
         let outcome = CacheShared<RiffleError?>(nil)
         let transport = fixture.transport
         let request = fixture.request()

@@ -17,10 +17,10 @@ struct CommandLineNumberTests {
         (["--max-age", "9223372036854775807"], "--max-age"),
         (["--max-age", "-5"], "--max-age"),
     ])
-    func dumpNumbersAreChecked(extra: [String], option: String) throws {
+    func dumpNumbersAreChecked(extra: [String], option: String) async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        let result = try fixture.dump(extra)
+        let result = try await fixture.dump(extra)
         #expect(result.status == 2, "\(extra): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("riffle: option \(option) "), "\(result.stderr)")
@@ -33,8 +33,8 @@ struct CommandLineNumberTests {
         (["--first-page", "9223372036854775807", "http://example.invalid/{page}"], "--first-page"),
         (["--max-age", "18446744073709551616"], "--max-age"),
     ])
-    func browserNumbersAreCheckedBeforeTheTerminal(arguments: [String], option: String) throws {
-        let result = try RiffleBinary.run(arguments)
+    func browserNumbersAreCheckedBeforeTheTerminal(arguments: [String], option: String) async throws {
+        let result = try await RiffleBinary.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("riffle: option \(option) needs a whole number from "), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)

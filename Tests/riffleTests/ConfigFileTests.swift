@@ -97,29 +97,29 @@ struct ConfigFileTests {
         #expect(throws: Arguments.UsageError.self) { try ConfigFile.load(environment: ["XDG_CONFIG_HOME": home.path]) }
     }
 
-    @Test func aBadConfigIsReportedBeforeTheTerminalIsTouched() throws {
+    @Test func aBadConfigIsReportedBeforeTheTerminalIsTouched() async throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home.appending(path: "riffle"), withIntermediateDirectories: true)
         try Data(#"{"theme": "solarized"}"#.utf8).write(to: home.appending(path: "riffle/config.json"))
         // Not on a terminal: the config's error comes first, with status 2.
-        let result = try RiffleBinary.run([], environment: ["XDG_CONFIG_HOME": home.path])
+        let result = try await RiffleBinary.run([], environment: ["XDG_CONFIG_HOME": home.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("config.json: field 'theme': must be one of"), "\(result.stderr)")
     }
 
     /// A feed config.json names that does not exist is config.json's mistake, and the message says so;
     /// the same name typed on the command line is not.
-    @Test func anUnknownFeedInConfigNamesTheFile() throws {
+    @Test func anUnknownFeedInConfigNamesTheFile() async throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home.appending(path: "riffle"), withIntermediateDirectories: true)
         let file = home.appending(path: "riffle/config.json")
         try Data(#"{"feed": "hackernews"}"#.utf8).write(to: file)
-        let result = try RiffleBinary.run(["--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
+        let result = try await RiffleBinary.run(["--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(file.path): field 'feed': unknown feed 'hackernews'; presets: hn"), "\(result.stderr)")
-        let typed = try RiffleBinary.run(["hackernews", "--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
+        let typed = try await RiffleBinary.run(["hackernews", "--cache-dir", home.appending(path: "cache").path], environment: ["XDG_CONFIG_HOME": home.path])
         #expect(typed.status == 2 && typed.stderr.contains("unknown feed 'hackernews'") && !typed.stderr.contains("config.json"), "\(typed.stderr)")
     }
 }

@@ -244,19 +244,19 @@ struct DailyEndToEndTests {
         server.stop()
         let environment = ["XDG_CONFIG_HOME": home.config.path]
         // Then a word from page 1 is found, as JSON lines and as TSV, in that feed and not in another
-        let jsonl = try RiffleBinary.run(["search", "zeppelin", "--cache-dir", home.cache.path], environment: environment)
+        let jsonl = try await RiffleBinary.run(["search", "zeppelin", "--cache-dir", home.cache.path], environment: environment)
         #expect(jsonl.status == 0, "\(jsonl.stderr)")
         let lines = jsonl.stdout.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(#""title":"alpha zeppelin""#) && lines[0].contains(#""url":"https://example.com/alpha-zeppelin""#),
                 "\(jsonl.stdout)")
-        let tsv = try RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
+        let tsv = try await RiffleBinary.run(["search", "zepp", "--format", "tsv", "--cache-dir", home.cache.path], environment: environment)
         #expect(tsv.status == 0 && tsv.stdout.contains("alpha zeppelin\thttps://example.com/alpha-zeppelin"), "\(tsv.stdout)\(tsv.stderr)")
-        let here = try RiffleBinary.run(["search", "zeppelin", "--feed", "127.0.0.1", "--format", "tsv", "--fields", "feed,title",
+        let here = try await RiffleBinary.run(["search", "zeppelin", "--feed", "127.0.0.1", "--format", "tsv", "--fields", "feed,title",
                                          "--cache-dir", home.cache.path], environment: environment)
         #expect(here.status == 0 && here.stdout == "127.0.0.1\talpha zeppelin\n", "\(here.stdout)\(here.stderr)")
-        let elsewhere = try RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
+        let elsewhere = try await RiffleBinary.run(["search", "zeppelin", "--feed", "hn", "--cache-dir", home.cache.path], environment: environment)
         #expect(elsewhere.status == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stdout)\(elsewhere.stderr)")
-        let none = try RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
+        let none = try await RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
         #expect(none.status == 2 && none.stderr.contains("needs words"), "\(none.stderr)")
     }
 

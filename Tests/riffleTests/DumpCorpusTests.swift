@@ -39,7 +39,7 @@ struct DumpCorpusTests {
         for file in files {
             let template = server.baseURL.absoluteString + "/" + file + "?page={page}"
             let browser = try await Self.browserItems(template, cache: cache.appending(path: "browser"))
-            let dump = try await RiffleBinary.runOnThread(["dump", template, "--fields", "title,link", "--cache-dir", cache.appending(path: "dump").path])
+            let dump = try await RiffleBinary.run(["dump", template, "--fields", "title,link", "--cache-dir", cache.appending(path: "dump").path])
             switch browser {
             case .success(let items):
                 #expect(dump.status == 0, "\(file): \(dump.stderr)")

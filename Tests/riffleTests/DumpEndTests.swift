@@ -20,31 +20,31 @@ struct DumpEndTests {
     }
 
     @Test(arguments: [["--pages", "1-200"], ["--all"], ["--pages", "1-"], ["--pages", "1-200", "--concurrency", "1"]])
-    func aThreePageFeedCostsAtMostFourRequests(extra: [String]) throws {
+    func aThreePageFeedCostsAtMostFourRequests(extra: [String]) async throws {
         let server = try Self.threePagesThenEmpty()
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/items?page={page}"
 
-        let result = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")
         #expect(server.requestCount <= 4, "\(server.requests)")
         // Again from the cache: the stored end is known, nothing is asked.
-        let again = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let again = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
         #expect(again.stdout == result.stdout)
         #expect(server.requestCount <= 4, "\(server.requests)")
     }
 
-    @Test func aPageThatSaysItIsTheLastEndsTheDumpWithoutAskingFurther() throws {
+    @Test func aPageThatSaysItIsTheLastEndsTheDumpWithoutAskingFurther() async throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
 
-        let result = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "1-200", "--concurrency", "1",
+        let result = try await RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "1-200", "--concurrency", "1",
                                            "--timings"])
 
         #expect(result.status == 0, "\(result.stderr)")
@@ -62,14 +62,14 @@ struct DumpEndTests {
     ]
 
     @Test(arguments: lastPageBodies, [["--pages", "1-200"], ["--all"]])
-    func aFirstPageThatSaysItIsTheLastCostsOneRequestEvenFourAtATime(body: String, extra: [String]) throws {
+    func aFirstPageThatSaysItIsTheLastCostsOneRequestEvenFourAtATime(body: String, extra: [String]) async throws {
         let server = try HTTPServer { _ in .json(body) }
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/items?page={page}"
 
-        let result = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--concurrency", "4", "--format", "tsv",
+        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--concurrency", "4", "--format", "tsv",
                                            "--fields", "id"] + extra)
 
         #expect(result.status == 0, "\(result.stderr)")
@@ -77,31 +77,31 @@ struct DumpEndTests {
         #expect(server.requests.map(\.target) == ["/items?page=1"], "no speculative request past a page that says it is the last")
     }
 
-    @Test func anOpenRangeStartsWhereAskedAndRunsToTheEnd() throws {
+    @Test func anOpenRangeStartsWhereAskedAndRunsToTheEnd() async throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let ids = demo.feed.items.map { String($0.id) }
 
-        let fromTwo = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "2-", "--fields", "id"])
+        let fromTwo = try await RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--pages", "2-", "--fields", "id"])
         #expect(fromTwo.status == 0, "\(fromTwo.stderr)")
         #expect(try DumpFixture.objects(fromTwo.stdout).map { DumpFixture.text($0["id"]) } == Array(ids[30...]))
 
-        let all = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id"])
+        let all = try await RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id"])
         #expect(all.status == 0, "\(all.stderr)")
         #expect(try DumpFixture.objects(all.stdout).map { DumpFixture.text($0["id"]) } == ids)
         #expect((1...3).allSatisfy { demo.requestCount(page: $0) == 1 }, "each page once, the second run from the cache")
     }
 
-    @Test func inAnOpenRangeAFailedPageEndsTheDump() throws {
+    @Test func inAnOpenRangeAFailedPageEndsTheDump() async throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }
         demo.failPage = 2
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
 
-        let result = try RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id", "--concurrency", "2"])
+        let result = try await RiffleBinary.run(["dump", demo.template, "--cache-dir", cache.path, "--all", "--fields", "id", "--concurrency", "2"])
 
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("riffle: page 2: HTTP 500"), "\(result.stderr)")
@@ -109,8 +109,8 @@ struct DumpEndTests {
         #expect(demo.requestCount(page: 3) == 0)
     }
 
-    @Test func allAndPagesTogetherAreAUsageError() throws {
-        let result = try RiffleBinary.run(["dump", try RiffleBinary.refusingTemplate(), "--all", "--pages", "1-2"])
+    @Test func allAndPagesTogetherAreAUsageError() async throws {
+        let result = try await RiffleBinary.run(["dump", try RiffleBinary.refusingTemplate(), "--all", "--pages", "1-2"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--all and --pages cannot be used together"), "\(result.stderr)")
     }

@@ -3,10 +3,10 @@ import Testing
 
 @Suite("riffle dump: exit status, cache modes and timings")
 struct DumpExitTests {
-    @Test func aFailingPageExitsOneAndTheOthersStillPrint() throws {
+    @Test func aFailingPageExitsOneAndTheOthersStillPrint() async throws {
         let fixture = try DumpFixture(failPage: 2)
         defer { fixture.cleanUp() }
-        let result = try fixture.dump(["--pages", "1-3"])
+        let result = try await fixture.dump(["--pages", "1-3"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
@@ -19,48 +19,48 @@ struct DumpExitTests {
         ["--pages", "3-1"], ["--pages", "0"], ["--pages", "x"], ["--format", "xml"], ["--refresh", "--offline"],
         ["--concurrency", "0"], ["--fields", ""], ["--theme", "dark"],
     ])
-    func usageErrorsExitTwo(extra: [String]) throws {
+    func usageErrorsExitTwo(extra: [String]) async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        let result = try fixture.dump(extra)
+        let result = try await fixture.dump(extra)
         #expect(result.status == 2, "\(extra): \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(fixture.server.requestCount == 0)
     }
 
-    @Test func aFeedIsRequired() throws {
-        let result = try RiffleBinary.run(["dump"])
+    @Test func aFeedIsRequired() async throws {
+        let result = try await RiffleBinary.run(["dump"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("needs a feed"))
     }
 
-    @Test func offlineWithoutCachedPagesFailsWithoutAsking() throws {
+    @Test func offlineWithoutCachedPagesFailsWithoutAsking() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        let result = try fixture.dump(["--offline", "--pages", "1-2"])
+        let result = try await fixture.dump(["--offline", "--pages", "1-2"])
         #expect(result.status == 1)
         #expect(result.stderr == "riffle: page 1: not cached\nriffle: page 2: not cached\n")
         #expect(result.stdout.isEmpty)
         #expect(fixture.server.requestCount == 0)
     }
 
-    @Test func offlineWithCachedPagesPrintsThemWithoutAsking() throws {
+    @Test func offlineWithCachedPagesPrintsThemWithoutAsking() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        let online = try fixture.dump(["--pages", "1-2"])
+        let online = try await fixture.dump(["--pages", "1-2"])
         let requests = fixture.server.requestCount
         fixture.server.stop()
-        let offline = try fixture.dump(["--offline", "--pages", "1-2"])
+        let offline = try await fixture.dump(["--offline", "--pages", "1-2"])
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout == online.stdout)
         #expect(fixture.server.requestCount == requests)
     }
 
-    @Test func timingsNameEachPageSourceAndSummarise() throws {
+    @Test func timingsNameEachPageSourceAndSummarise() async throws {
         let fixture = try DumpFixture(failPage: 3)
         defer { fixture.cleanUp() }
-        _ = try fixture.dump(["--pages", "1"])
-        let result = try fixture.dump(["--pages", "1-3", "--timings"])
+        _ = try await fixture.dump(["--pages", "1"])
+        let result = try await fixture.dump(["--pages", "1-3", "--timings"])
         let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
         let objects = try DumpFixture.objects(lines.joined(separator: "\n"))
         #expect(objects.count == 4)
@@ -72,18 +72,18 @@ struct DumpExitTests {
         #expect(objects[3]["init_ms"] is Double && objects[3]["total_ms"] is Double)
     }
 
-    @Test func refreshAndMaxAgeFetchAgainAndCommonOptionsGoBeforeTheCommand() throws {
+    @Test func refreshAndMaxAgeFetchAgainAndCommonOptionsGoBeforeTheCommand() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        _ = try fixture.dump([])
-        _ = try fixture.dump([])
+        _ = try await fixture.dump([])
+        _ = try await fixture.dump([])
         #expect(fixture.server.requestCount(page: 1) == 1)
-        _ = try fixture.dump(["--refresh"])
+        _ = try await fixture.dump(["--refresh"])
         #expect(fixture.server.requestCount(page: 1) == 2)
-        let early = try RiffleBinary.run(["--max-age", "0", "--cache-dir", fixture.cache.path, "dump", fixture.template])
+        let early = try await RiffleBinary.run(["--max-age", "0", "--cache-dir", fixture.cache.path, "dump", fixture.template])
         #expect(early.status == 0, "\(early.stderr)")
         #expect(fixture.server.requestCount(page: 1) == 3)
-        _ = try fixture.dump(["--max-age", "3600"])
+        _ = try await fixture.dump(["--max-age", "3600"])
         #expect(fixture.server.requestCount(page: 1) == 3)
     }
 }

@@ -30,7 +30,7 @@ struct DumpPaceTests {
         defer { close(reader) }
         let arguments = ["dump", "http://127.0.0.1:\(server.port)/items?page={page}", "--cache-dir", cache.path,
                          "--pages", "1-200", "--concurrency", "1"]
-        let run = Task.detached { try RiffleBinary.run(arguments, stdout: fifo) }
+        let run = Task.detached { try await RiffleBinary.run(arguments, stdout: fifo) }
 
         // Nothing reads yet: page 1's lines fill the pipe, and pages 2 and 3 are asked for all the same.
         let deadline = ContinuousClock.now + .seconds(30)

@@ -29,19 +29,19 @@ struct DumpStorageTests {
 
     /// Runs riffle with a file size limit of 512 KB or more (the shell's `ulimit -f` unit), SIGXFSZ
     /// ignored: a write past it fails as on a full disk, and the process goes on.
-    static func runOnAFullDisk(_ arguments: [String]) throws -> Spawn.Result {
+    static func runOnAFullDisk(_ arguments: [String]) async throws -> Spawn.Result {
         let script = "trap '' XFSZ; ulimit -f 1024 || exit 99; exec \"$0\" \"$@\""
-        return try Spawn.run([try shell(), "-c", script, RiffleBinary.url.path] + arguments, environment: ProcessInfo.processInfo.environment)
+        return try await Spawn.run([try shell(), "-c", script, RiffleBinary.url.path] + arguments, environment: ProcessInfo.processInfo.environment)
     }
 
-    @Test func pagesThatCannotBeStoredArePrintedWithOneWarning() throws {
+    @Test func pagesThatCannotBeStoredArePrintedWithOneWarning() async throws {
         let server = try Self.server()
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = server.baseURL.absoluteString + "/feed?page={page}"
 
-        let result = try Self.runOnAFullDisk(["dump", template, "--pages", "1-4", "--fields", "title", "--cache-dir", cache.path])
+        let result = try await Self.runOnAFullDisk(["dump", template, "--pages", "1-4", "--fields", "title", "--cache-dir", cache.path])
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == (1...4).map { "{\"title\":\"page \($0)\"}\n" }.joined())
@@ -55,18 +55,18 @@ struct DumpStorageTests {
         #expect(!result.stderr.contains("Domain"))
 
         // What fitted is on disk; the rest is not, and says so.
-        let offline = try RiffleBinary.run(["dump", template, "--pages", "1-4", "--fields", "title", "--offline", "--cache-dir", cache.path])
+        let offline = try await RiffleBinary.run(["dump", template, "--pages", "1-4", "--fields", "title", "--offline", "--cache-dir", cache.path])
         #expect(offline.stdout == (1...2).map { "{\"title\":\"page \($0)\"}\n" }.joined())
         #expect(offline.stderr == "riffle: page 3: not cached\nriffle: page 4: not cached\n")
     }
 
-    @Test func withTimingsTheWarningIsAJSONLine() throws {
+    @Test func withTimingsTheWarningIsAJSONLine() async throws {
         let server = try Self.server()
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
 
-        let result = try Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3-4",
+        let result = try await Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3-4",
                                               "--fields", "title", "--timings", "--cache-dir", cache.path])
 
         #expect(result.status == 0, "\(result.stderr)")
@@ -76,14 +76,14 @@ struct DumpStorageTests {
         #expect((lines.first?["warning"] as? String)?.contains("File too large") == true, "\(result.stderr)")
     }
 
-    @Test func anOutputThatCannotBeWrittenIsOneLineNotACrash() throws {
+    @Test func anOutputThatCannotBeWrittenIsOneLineNotACrash() async throws {
         let server = try Self.server()
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
 
         // Page 3's two megabytes of output do not fit under the limit.
-        let result = try Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3",
+        let result = try await Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--pages", "3",
                                               "--cache-dir", cache.path])
 
         #expect(result.status == 1, "\(result.stderr)")

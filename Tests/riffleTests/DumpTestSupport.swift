@@ -16,8 +16,8 @@ struct DumpFixture {
     var template: String { server.template }
 
     /// Runs `riffle dump TEMPLATE` with this cache, then `extra` arguments.
-    func dump(_ extra: [String]) throws -> Spawn.Result {
-        try RiffleBinary.run(["dump", template, "--cache-dir", cache.path] + extra)
+    func dump(_ extra: [String]) async throws -> Spawn.Result {
+        try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path] + extra)
     }
 
     /// The ids the feed serves on `pages`, in order.

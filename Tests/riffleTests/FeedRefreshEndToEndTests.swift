@@ -88,7 +88,7 @@ struct FeedRefreshEndToEndTests {
         #expect(await session.waitFor { session.exitStatus() != nil }, "\(session.screen())")
     }
 
-    @Test func feedsRefreshJSONPrintsWhatIsNewInEachFeedForScripts() throws {
+    @Test func feedsRefreshJSONPrintsWhatIsNewInEachFeedForScripts() async throws {
         let home = try Home()
         let server = try Server()
         defer { server.server.stop() }
@@ -96,7 +96,7 @@ struct FeedRefreshEndToEndTests {
         let environment = home.environment
 
         // Given nothing read yet: every item of each first page is new; a failing feed says why, and the status is 1
-        var result = try RiffleBinary.run(["feeds", "--refresh", "--json", "--cache-dir", home.cache.path], environment: environment)
+        var result = try await RiffleBinary.run(["feeds", "--refresh", "--json", "--cache-dir", home.cache.path], environment: environment)
         #expect(result.status == 1, "\(result.stderr)")
         var parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
         var json = try #require(parsed, "\(result.stdout)")
@@ -109,17 +109,17 @@ struct FeedRefreshEndToEndTests {
         // When two arrive: page 1 is fetched again, and all five are new, none having been listed (a refresh lists nothing)
         try home.write("feeds.json", server.feedsFile())
         server.arrived.set(2)
-        result = try RiffleBinary.run(["feeds", "--refresh", "--json", "--cache-dir", home.cache.path], environment: environment)
+        result = try await RiffleBinary.run(["feeds", "--refresh", "--json", "--cache-dir", home.cache.path], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
         json = try #require(parsed, "\(result.stdout)")
         #expect(json.map { $0["feed"] as? String } == ["alpha", "beta"])
         #expect(json[0]["new"] as? Int == 5 && json[0]["unseen"] as? Int == 5)
         // And without --json, one line a feed
-        result = try RiffleBinary.run(["feeds", "--refresh", "--cache-dir", home.cache.path], environment: environment)
+        result = try await RiffleBinary.run(["feeds", "--refresh", "--cache-dir", home.cache.path], environment: environment)
         #expect(result.stdout.split(separator: "\n").first?.hasPrefix("alpha  5 new") == true, "\(result.stdout)")
         // And --json alone is refused, naming the option
-        result = try RiffleBinary.run(["feeds", "--json", "--cache-dir", home.cache.path], environment: environment)
+        result = try await RiffleBinary.run(["feeds", "--json", "--cache-dir", home.cache.path], environment: environment)
         #expect(result.status == 2 && result.stderr.contains("--json"), "\(result.stderr)")
     }
 }

@@ -14,10 +14,10 @@ struct FeedResolverBinaryTests {
 
     static let feeds = #"{"feeds": {"work": {"description": "work tracker", "url": "https://t.example.com/api?page={page}", "headers": {"Authorization": "Bearer ${RIFFLE_WORK_TOKEN}"}}}}"#
 
-    @Test func feedsListsPresetsAndTheFeedsFile() throws {
+    @Test func feedsListsPresetsAndTheFeedsFile() async throws {
         let home = try configHome(Self.feeds)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home])
+        let result = try await RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["hn", "lobsters", "github:OWNER/REPO", "reddit:SUBREDDIT", "devto", "jsonplaceholder", "work"] {
             #expect(result.stdout.contains("  \(name) "), "\(name) missing from: \(result.stdout)")
@@ -25,58 +25,58 @@ struct FeedResolverBinaryTests {
         #expect(result.stdout.contains("https://t.example.com/api?page={page}"))
     }
 
-    @Test func aBrokenFeedsFileIsOneLineWithFileAndLine() throws {
+    @Test func aBrokenFeedsFileIsOneLineWithFileAndLine() async throws {
         let home = try configHome("{\n  \"feeds\": {\n    \"work\": {\"url\": }\n  }\n}\n")
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try RiffleBinary.run(["hn"], environment: ["XDG_CONFIG_HOME": home])
+        let result = try await RiffleBinary.run(["hn"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("riffle: \(home)/riffle/feeds.json:3: not valid JSON"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func anUnknownNameListsTheKnownOnes() throws {
+    @Test func anUnknownNameListsTheKnownOnes() async throws {
         let home = try configHome(Self.feeds)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try RiffleBinary.run(["hackernews"], environment: ["XDG_CONFIG_HOME": home])
+        let result = try await RiffleBinary.run(["hackernews"], environment: ["XDG_CONFIG_HOME": home])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("riffle: unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO"))
         #expect(result.stderr.contains("feeds file: work"))
     }
 
-    @Test func aFeedsFileThatCannotBeReadIsAnErrorNotNoFeeds() throws {
+    @Test func aFeedsFileThatCannotBeReadIsAnErrorNotNoFeeds() async throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         try FileManager.default.createDirectory(at: home.appending(path: "riffle/feeds.json"), withIntermediateDirectories: true)
-        let result = try RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home.path])
+        let result = try await RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": home.path])
         #expect(result.status == 2)
         #expect(result.stderr == "riffle: \(home.path)/riffle/feeds.json: a folder, not a file\n")
     }
 
-    @Test func aMissingPresetsFileIsAnErrorNamingIt() throws {
+    @Test func aMissingPresetsFileIsAnErrorNamingIt() async throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let missing = home.appending(path: "nope.json").path
-        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": missing, "XDG_CONFIG_HOME": home.path])
+        let result = try await RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": missing, "XDG_CONFIG_HOME": home.path])
         #expect(result.status == 2)
         #expect(result.stderr == "riffle: \(missing): no such file (named by $RIFFLE_PRESETS)\n")
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func aPresetsFileReplacesTheBuiltInOnes() throws {
+    @Test func aPresetsFileReplacesTheBuiltInOnes() async throws {
         let home = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appending(path: "presets.json")
         try Data(#"{"feeds": {"mine": {"description": "my preset", "url": "https://example.com/?p={page}"}}}"#.utf8).write(to: file)
-        let result = try RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": file.path, "XDG_CONFIG_HOME": home.path])
+        let result = try await RiffleBinary.run(["feeds"], environment: ["RIFFLE_PRESETS": file.path, "XDG_CONFIG_HOME": home.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  mine  my preset"))
         #expect(!result.stdout.contains("  hn "))
     }
 
-    @Test func aMissingTokenIsNamedBeforeTheTerminalIsNeeded() throws {
+    @Test func aMissingTokenIsNamedBeforeTheTerminalIsNeeded() async throws {
         let home = try configHome(Self.feeds)
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try RiffleBinary.run(["work"], environment: ["XDG_CONFIG_HOME": home, "RIFFLE_WORK_TOKEN": ""])
+        let result = try await RiffleBinary.run(["work"], environment: ["XDG_CONFIG_HOME": home, "RIFFLE_WORK_TOKEN": ""])
         #expect(result.status == 2)
         #expect(result.stderr == "riffle: feed 'work': environment variable RIFFLE_WORK_TOKEN is not set (the feed's Authorization header uses it)\n")
     }

@@ -16,14 +16,14 @@ struct IgnoredPageEndToEndTests {
     }
 
     @Test(arguments: [["--all"], ["--pages", "1-200"], ["--all", "--concurrency", "64"], ["--all", "--concurrency", "1"]])
-    func dumpStopsAtTheRepeatAfterThreeRequestsAtMost(extra: [String]) throws {
+    func dumpStopsAtTheRepeatAfterThreeRequestsAtMost(extra: [String]) async throws {
         let server = try Self.server()
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/static.json?page={page}"
 
-        let result = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == (1...30).map { "\($0)\n" }.joined(), "page 1's items, once")
@@ -31,7 +31,7 @@ struct IgnoredPageEndToEndTests {
         #expect(server.requestCount <= 3, "\(server.requests)")
         // From the cache the end is known: nothing more is asked.
         let before = server.requestCount
-        let again = try RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let again = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
         #expect(again.stdout == result.stdout)
         #expect(server.requestCount == before, "\(server.requests)")
     }

@@ -28,8 +28,8 @@ struct InspectTests {
 
         func template(_ name: String) -> String { server.baseURL.absoluteString + "/" + name + "?page={page}" }
 
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
-            try RiffleBinary.run(arguments + ["--cache-dir", cache.path], environment: environment)
+        func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
+            try await RiffleBinary.run(arguments + ["--cache-dir", cache.path], environment: environment)
         }
 
         func cleanUp() {
@@ -38,10 +38,10 @@ struct InspectTests {
         }
     }
 
-    @Test func itSaysWhereEachPartComesFromAndWhy() throws {
+    @Test func itSaysWhereEachPartComesFromAndWhy() async throws {
         let served = try Served()
         defer { served.cleanUp() }
-        let result = try served.run(["inspect", served.template("github-issues.json")])
+        let result = try await served.run(["inspect", served.template("github-issues.json")])
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.stdout
         #expect(out.contains("Items: the top-level array, 4 elements"), "\(out)")
@@ -54,11 +54,11 @@ struct InspectTests {
         #expect(out.contains("  next: " + served.template("github-issues.json").replacingOccurrences(of: "{page}", with: "2")), "\(out)")
     }
 
-    @Test func thePinnedEntryReadsTheFeedAsTheBareURLDoes() throws {
+    @Test func thePinnedEntryReadsTheFeedAsTheBareURLDoes() async throws {
         let served = try Served()
         defer { served.cleanUp() }
         let url = served.template("reddit-listing.json")
-        let inspected = try served.run(["inspect", url])
+        let inspected = try await served.run(["inspect", url])
         #expect(inspected.status == 0, "\(inspected.stderr)")
         let marker = "feeds.json, to pin what was found (edit the name):\n"
         let json = try #require(inspected.stdout.range(of: marker).map { String(inspected.stdout[$0.upperBound...]) })
@@ -75,44 +75,44 @@ struct InspectTests {
         try Data(json.utf8).write(to: config.appending(path: "riffle/feeds.json"))
         let environment = ["XDG_CONFIG_HOME": config.path]
         let fields = "title,link,author,time,score,comments,id"
-        let bare = try served.run(["dump", url, "--fields", fields], environment: environment)
-        let pinned = try served.run(["dump", name, "--fields", fields], environment: environment)
+        let bare = try await served.run(["dump", url, "--fields", fields], environment: environment)
+        let pinned = try await served.run(["dump", name, "--fields", fields], environment: environment)
         #expect(bare.status == 0 && pinned.status == 0, "\(bare.stderr) \(pinned.stderr)")
         #expect(pinned.stdout == bare.stdout && !bare.stdout.isEmpty)
-        let again = try served.run(["inspect", name], environment: environment)
+        let again = try await served.run(["inspect", name], environment: environment)
         #expect(again.stdout.contains("  title     `title`: the feed's `fields`"), "\(again.stdout)")
         #expect(again.stdout.contains("Items: `data.children` (the feed's `items`)"), "\(again.stdout)")
     }
 
-    @Test func oneRecordIsRefusedInOneLine() throws {
+    @Test func oneRecordIsRefusedInOneLine() async throws {
         let served = try Served()
         defer { served.cleanUp() }
-        let result = try served.run(["inspect", served.template("corpus/tune/omdb-title.json")])
+        let result = try await served.run(["inspect", served.template("corpus/tune/omdb-title.json")])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "riffle: page 1: the response is one record of 24 fields, not a list of items (Ratings holds 3 of its details)\n",
                 "\(result.stderr)")
     }
 
-    @Test func offlineWithNothingStoredSaysSo() throws {
+    @Test func offlineWithNothingStoredSaysSo() async throws {
         let served = try Served()
         defer { served.cleanUp() }
-        let result = try served.run(["inspect", served.template("github-issues.json"), "--offline"])
+        let result = try await served.run(["inspect", served.template("github-issues.json"), "--offline"])
         #expect(result.status == 1)
         #expect(result.stderr == "riffle: page 1: not cached\n", "\(result.stderr)")
         #expect(served.server.requestCount == 0)
         // Once stored, offline reads it.
-        #expect(try served.run(["inspect", served.template("github-issues.json")]).status == 0)
-        let offline = try served.run(["inspect", served.template("github-issues.json"), "--offline"])
+        #expect(try await served.run(["inspect", served.template("github-issues.json")]).status == 0)
+        let offline = try await served.run(["inspect", served.template("github-issues.json"), "--offline"])
         #expect(offline.status == 0 && offline.stdout.contains("from the cache"), "\(offline.stdout)")
     }
 
-    @Test func keysFromTheServerCannotSteerTheTerminal() throws {
+    @Test func keysFromTheServerCannotSteerTheTerminal() async throws {
         let hostile = #"[{"\u001b]52;c;aGFja2Vk\u0007name": "one two three", "title\u009b2J": "a \u001b[2J b", "id": 1},"#
             + #"{"\u001b]52;c;aGFja2Vk\u0007name": "four five six", "title\u009b2J": "c \u001b[2J d", "id": 2}]"#
         let served = try Served { _ in Data(hostile.utf8) }
         defer { served.cleanUp() }
-        let result = try served.run(["inspect", served.template("hostile.json")])
+        let result = try await served.run(["inspect", served.template("hostile.json")])
         #expect(result.status == 0, "\(result.stderr)")
         let controls = result.stdout.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
         #expect(controls.isEmpty, "\(result.stdout.debugDescription)")

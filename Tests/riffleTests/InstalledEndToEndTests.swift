@@ -51,7 +51,7 @@ struct InstalledEndToEndTests {
         try LinkOpenerTests.Browsers.writeExecutable(Data(contentsOf: RiffleBinary.url), to: copy.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.deletingLastPathComponent().path) == ["riffle"])
 
-        let feeds = try Spawn.run([copy.path, "feeds"], environment: ["PATH": "", "HOME": folder.path])
+        let feeds = try await Spawn.run([copy.path, "feeds"], environment: ["PATH": "", "HOME": folder.path])
         #expect(feeds.status == 0, "\(feeds.stderr)")
         #expect(feeds.stdout.contains("  hn ") && feeds.stdout.contains("  github:OWNER/REPO "))
 

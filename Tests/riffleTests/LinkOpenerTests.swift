@@ -3,9 +3,10 @@ import Synchronization
 import Testing
 @testable import riffle
 import RiffleKit
+import RiffleTestSupport
 
 /// `$BROWSER` as users set it, run against scripts that record how they were started.
-@Suite("Opening links with $BROWSER")
+@Suite("Opening links with $BROWSER", .offThePool)
 struct LinkOpenerTests {
     static let link = "https://example.com/a?b=1&c=%20d"
 

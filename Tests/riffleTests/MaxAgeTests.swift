@@ -24,25 +24,25 @@ struct MaxAgeTests {
 
     /// The offline fallback stays: a page older than --max-age is asked for again, and when the
     /// server is gone the stored page is printed, marked stale, rather than lost.
-    @Test func aPageOverItsAgeIsStillTheAnswerWhenTheServerIsDown() throws {
+    @Test func aPageOverItsAgeIsStillTheAnswerWhenTheServerIsDown() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        let online = try fixture.dump(["--pages", "1-2"])
+        let online = try await fixture.dump(["--pages", "1-2"])
         #expect(online.status == 0)
         fixture.server.stop()
 
-        let offline = try fixture.dump(["--pages", "1-2", "--max-age", "0", "--timings"])
+        let offline = try await fixture.dump(["--pages", "1-2", "--max-age", "0", "--timings"])
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(offline.stdout == online.stdout)
         let lines = try DumpFixture.objects(offline.stderr)
         #expect(lines.prefix(2).map { $0["source"] as? String } == ["stale", "stale"], "\(offline.stderr)")
     }
 
-    @Test func aPageOverItsAgeIsRevalidatedWhenTheServerIsUp() throws {
+    @Test func aPageOverItsAgeIsRevalidatedWhenTheServerIsUp() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        _ = try fixture.dump([])
-        let again = try fixture.dump(["--max-age", "0", "--timings"])
+        _ = try await fixture.dump([])
+        let again = try await fixture.dump(["--max-age", "0", "--timings"])
         #expect(fixture.server.requestCount(page: 1) == 2)
         #expect(try DumpFixture.objects(again.stderr).first?["source"] as? String == "revalidated")
         #expect(fixture.server.server.requests.last?.header("if-none-match") != nil)

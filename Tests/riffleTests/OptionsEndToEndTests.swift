@@ -8,7 +8,7 @@ struct OptionsEndToEndTests {
     @Test func maxAgeStillShowsTheStoredPageWhenTheServerIsDown() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        #expect(try fixture.dump(["--pages", "1"]).status == 0)
+        #expect(try await fixture.dump(["--pages", "1"]).status == 0)
         fixture.server.stop()
         let session = try TmuxSession(command: [RiffleBinary.url.path, "--max-age", "0", "--cache-dir", fixture.cache.path, fixture.template],
                                       environment: ["LANG": "C.UTF-8", "TERM": "xterm-256color"])
@@ -25,7 +25,7 @@ struct OptionsEndToEndTests {
     @Test func clearingEverythingAsksOnATerminal() async throws {
         let fixture = try DumpFixture()
         defer { fixture.cleanUp() }
-        #expect(try fixture.dump(["--pages", "1-2"]).status == 0)
+        #expect(try await fixture.dump(["--pages", "1-2"]).status == 0)
         let command = [RiffleBinary.url.path, "cache", "clear", "--cache-dir", fixture.cache.path]
 
         let declined = try TmuxSession(command: command, environment: ["LANG": "C.UTF-8"])

@@ -12,15 +12,12 @@ enum RiffleBinary {
         return directory.appendingPathComponent("riffle")
     }
 
-    /// Runs riffle with files for its standard streams (so it is *not* on a terminal).
+    /// Runs riffle with files for its standard streams (so it is *not* on a terminal), on a thread of
+    /// its own (see `Spawn.run`).
     /// - Parameter stdout: where its standard output goes instead (see `Spawn.run`).
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdout: String? = nil) throws -> Spawn.Result {
-        try Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: stdout)
-    }
-
-    /// `run` without holding a thread of the cooperative pool while riffle runs (`Spawn.runOnThread`).
-    static func runOnThread(_ arguments: [String], environment: [String: String] = [:]) async throws -> Spawn.Result {
-        try await Spawn.runOnThread([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdout: String? = nil) async throws -> Spawn.Result {
+        try await Spawn.run([url.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                            stdout: stdout)
     }
 
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that

@@ -57,17 +57,17 @@ struct SearchEndToEndTests {
         #expect(await session.waitFor { session.screen().contains("zeppelin over alpha") }, "\(session.screen())")
         try await DailyEndToEndTests.quit(session)
         // And beta's two pages dumped, never browsed
-        let dump = try RiffleBinary.run(["dump", "beta", "--pages", "1-2", "--format", "tsv", "--cache-dir", home.cache.path],
+        let dump = try await RiffleBinary.run(["dump", "beta", "--pages", "1-2", "--format", "tsv", "--cache-dir", home.cache.path],
                                         environment: ["XDG_CONFIG_HOME": home.config.path])
         #expect(dump.status == 0 && dump.stdout.contains("zeppelin news in beta"), "\(dump.stdout)\(dump.stderr)")
 
         // Then riffle search finds both, newest first (beta's, which only dump saw), or best first
-        let found = try RiffleBinary.run(["search", "zeppelin", "--format", "tsv", "--fields", "feed,title", "--cache-dir", home.cache.path],
+        let found = try await RiffleBinary.run(["search", "zeppelin", "--format", "tsv", "--fields", "feed,title", "--cache-dir", home.cache.path],
                                          environment: ["XDG_CONFIG_HOME": home.config.path])
         #expect(found.status == 0, "\(found.stderr)")
         let titles: [String] = found.stdout.split(separator: "\n").map { line in String(line.split(separator: "\t").last ?? "") }
         #expect(titles == ["zeppelin news in beta", "zeppelin over alpha"], "\(found.stdout)")
-        let best = try RiffleBinary.run(["search", "zeppelin", "--sort", "relevance", "--cache-dir", home.cache.path],
+        let best = try await RiffleBinary.run(["search", "zeppelin", "--sort", "relevance", "--cache-dir", home.cache.path],
                                         environment: ["XDG_CONFIG_HOME": home.config.path])
         #expect(best.status == 0 && best.stdout.split(separator: "\n").count == 2, "\(best.stdout)\(best.stderr)")
 

@@ -20,22 +20,25 @@ enum Spawn {
         var stderr: String
     }
 
-    /// `run` on a thread of its own, for async tests that start many programs: waiting for a child
-    /// must not hold a thread of the cooperative pool (two on a 2-core machine, shared by every test's
-    /// tasks), or every other test awaiting the pool stalls for as long as the children run.
-    static func runOnThread(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60)) async throws -> Result {
+    /// Runs `argv` on a thread of its own and awaits it; a program still running after `timeout` is
+    /// killed and reported as a failure. Waiting for a child never holds a thread of the cooperative
+    /// pool (two on a 2-core machine, shared by every test's tasks): a test that did would stall every
+    /// other test awaiting the pool for as long as its children run.
+    static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60),
+                    stdout: String? = nil) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Swift.Result { try run(argv, environment: environment, timeout: timeout) })
+                continuation.resume(with: Swift.Result { try runBlocking(argv, environment: environment, timeout: timeout, stdout: stdout) })
             }.start()
         }
     }
 
-    /// Runs `argv`; a program still running after `timeout` is killed and reported as a failure.
+    /// `run`, waiting on the calling thread: only for code already on a thread of its own (the polls
+    /// of `TmuxSession.waitFor`) or in a `deinit`.
     /// - Parameter stdout: a path to open for its standard output instead of a temporary file (a FIFO
     ///   the test reads at its own pace); `Result.stdout` is then empty.
-    static func run(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60),
-                    stdout: String? = nil) throws -> Result {
+    static func runBlocking(_ argv: [String], environment: [String: String], timeout: Duration = .seconds(60),
+                            stdout: String? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-spawn-\(UUID().uuidString)")
         let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
         defer {

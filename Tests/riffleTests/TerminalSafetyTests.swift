@@ -67,13 +67,13 @@ struct TerminalSafetyTests {
         cache = try RiffleBinary.temporaryDirectory()
     }
 
-    func dump(_ path: String, _ extra: [String]) throws -> Spawn.Result {
+    func dump(_ path: String, _ extra: [String]) async throws -> Spawn.Result {
         defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
-        return try RiffleBinary.run(["dump", server.baseURL.absoluteString + path, "--cache-dir", cache.path] + extra)
+        return try await RiffleBinary.run(["dump", server.baseURL.absoluteString + path, "--cache-dir", cache.path] + extra)
     }
 
-    @Test func tsvShowsControlsAsPlaceholders() throws {
-        let result = try dump("/items/{page}", ["--format", "tsv", "--fields", "title,id"])
+    @Test func tsvShowsControlsAsPlaceholders() async throws {
+        let result = try await dump("/items/{page}", ["--format", "tsv", "--fields", "title,id"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(rows.count == Self.titles.count, "one row per item: \(rows)")
@@ -88,8 +88,8 @@ struct TerminalSafetyTests {
     }
 
     @Test(arguments: ["jsonl", "json"])
-    func jsonEscapesWhatJSONAllowsRaw(format: String) throws {
-        let result = try dump("/items/{page}", ["--format", format])
+    func jsonEscapesWhatJSONAllowsRaw(format: String) async throws {
+        let result = try await dump("/items/{page}", ["--format", format])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.offenders(result.stdout).isEmpty, "\(Self.offenders(result.stdout))")
         #expect(result.stdout.contains(#"c1 \u009B2J nel\u0085 end"#), "\(result.stdout)")
@@ -100,8 +100,8 @@ struct TerminalSafetyTests {
         #expect(items.map { $0["title"] as? String } == Self.titles)
     }
 
-    @Test func theKeysOfAResponseWithoutItemsAreShownSafely() throws {
-        let result = try dump("/keys/{page}", [])
+    @Test func theKeysOfAResponseWithoutItemsAreShownSafely() async throws {
+        let result = try await dump("/keys/{page}", [])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("riffle: page 1: "), "\(result.stderr)")
         #expect(result.stderr.contains("␛c"), "\(result.stderr)")
@@ -109,15 +109,15 @@ struct TerminalSafetyTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func anErrorBodyIsShownSafely() throws {
-        let result = try dump("/fail/{page}", [])
+    @Test func anErrorBodyIsShownSafely() async throws {
+        let result = try await dump("/fail/{page}", [])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("riffle: page 1: HTTP 500"), "\(result.stderr)")
         #expect(Self.offenders(result.stderr).isEmpty, "\(Self.offenders(result.stderr)) in \(result.stderr)")
     }
 
-    @Test func timingsAreJSONLinesOnlyEvenForErrors() throws {
-        let result = try dump("/keys/{page}", ["--timings"])
+    @Test func timingsAreJSONLinesOnlyEvenForErrors() async throws {
+        let result = try await dump("/keys/{page}", ["--timings"])
         #expect(result.status == 1)
         #expect(Self.offenders(result.stderr).isEmpty, "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
@@ -129,17 +129,17 @@ struct TerminalSafetyTests {
         #expect(objects[1]["errors"] as? Int == 1)
     }
 
-    @Test func aUsageErrorUnderTimingsIsAJSONLine() throws {
-        let result = try dump("/items/{page}", ["--timings", "--pages", "x"])
+    @Test func aUsageErrorUnderTimingsIsAJSONLine() async throws {
+        let result = try await dump("/items/{page}", ["--timings", "--pages", "x"])
         #expect(result.status == 2)
         let objects = try DumpFixture.objects(result.stderr)
         #expect(objects.count == 1)
         #expect((objects[0]["error"] as? String)?.contains("--pages") == true, "\(result.stderr)")
     }
 
-    @Test func theCommandLineEchoedInAnErrorIsShownSafely() throws {
+    @Test func theCommandLineEchoedInAnErrorIsShownSafely() async throws {
         defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
-        let result = try RiffleBinary.run(["dump", "no-such-feed\u{1B}]0;x\u{07}\u{9B}"])
+        let result = try await RiffleBinary.run(["dump", "no-such-feed\u{1B}]0;x\u{07}\u{9B}"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("no-such-feed␛]0;x␇\u{FFFD}"), "\(result.stderr)")
         #expect(Self.offenders(result.stderr).isEmpty)

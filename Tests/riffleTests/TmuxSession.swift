@@ -51,7 +51,7 @@ final class TmuxSession {
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = environment["TERM"].flatMap { $0 == "dumb" || $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         environment.removeValue(forKey: "TMUX")
-        return try Spawn.run([tmux, "-u", "-L", socket] + arguments, environment: environment).stdout
+        return try Spawn.runBlocking([tmux, "-u", "-L", socket] + arguments, environment: environment).stdout
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }

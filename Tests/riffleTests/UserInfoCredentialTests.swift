@@ -75,7 +75,7 @@ struct UserInfoCredentialTests {
         var outputs: [String: String] = [:]
 
         // riffle dump, every page.
-        let dump = try RiffleBinary.run(["dump", url, "--all", "--cache-dir", cache.path, "--timings"], environment: environment)
+        let dump = try await RiffleBinary.run(["dump", url, "--all", "--cache-dir", cache.path, "--timings"], environment: environment)
         #expect(dump.status == 0, "\(dump.stderr)")
         #expect(dump.stdout.split(separator: "\n").count == 6, "every item of the three pages")
         outputs["dump"] = dump.stdout + dump.stderr
@@ -96,14 +96,14 @@ struct UserInfoCredentialTests {
         #expect(await session.waitFor { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")
 
         // What riffle says of its cache.
-        let info = try RiffleBinary.run(["cache", "info", "--cache-dir", cache.path], environment: environment)
+        let info = try await RiffleBinary.run(["cache", "info", "--cache-dir", cache.path], environment: environment)
         #expect(info.stdout.contains("http://\(Self.user):***@127.0.0.1:\(server.port)/items/"), "\(info.stdout)")
         outputs["cache info"] = info.stdout + info.stderr
-        let json = try RiffleBinary.run(["cache", "info", "--json", "--cache-dir", cache.path], environment: environment)
+        let json = try await RiffleBinary.run(["cache", "info", "--json", "--cache-dir", cache.path], environment: environment)
         outputs["cache info --json"] = json.stdout + json.stderr
 
         // The URL as riffle shows it cannot fetch anything: it says so, rather than asking without it.
-        let copied = try RiffleBinary.run(["dump", shown, "--cache-dir", cache.path], environment: environment)
+        let copied = try await RiffleBinary.run(["dump", shown, "--cache-dir", cache.path], environment: environment)
         #expect(copied.status == 2)
         #expect(copied.stderr.contains("the password of \(shown) is not kept"), "\(copied.stderr)")
 
