@@ -101,13 +101,13 @@ struct FeedsInOneLineTests {
         #expect(config.text == before)
     }
 
-    @Test func addRunsFromTheCommandLine() throws {
+    @Test func addRunsFromTheCommandLine() async throws {
         let config = try Config(#"{"feeds": {"rust": "reddit:rust"}}"#)
-        let added = try RiffleBinary.run(["add", "swift", "reddit:swift"], environment: config.environment)
+        let added = try await RiffleBinary.run(["add", "swift", "reddit:swift"], environment: config.environment)
         #expect(added.status == 0 && added.stdout.hasPrefix("added 'swift' (reddit:swift) to "), "\(added.stderr)")
-        let again = try RiffleBinary.run(["add", "swift", "hn"], environment: config.environment)
+        let again = try await RiffleBinary.run(["add", "swift", "hn"], environment: config.environment)
         #expect(again.status == 2 && again.stderr.contains("has a feed 'swift' already") && again.stderr.split(separator: "\n").count == 1)
-        let listed = try RiffleBinary.run(["feeds"], environment: config.environment)
+        let listed = try await RiffleBinary.run(["feeds"], environment: config.environment)
         #expect(listed.stdout.contains("  swift  ") || listed.stdout.contains("  swift "), "\(listed.stdout)")
     }
 
