@@ -255,6 +255,51 @@ extension BrowserLoop {
                     mailbox.post(.feedsListed(entries))
                     for entry in entries { mailbox.post(.feedSummarized(name: entry.name, await shelf.summary(of: entry))) }
                 }
+            case .renameFeed(let entry, let name):
+                guard let shelf = loop.services.shelf else { return [] }
+                Task {
+                    do throws(OpenFailure) {
+                        mailbox.post(.feedsChanged(try await shelf.rename(entry, to: name)))
+                    } catch {
+                        mailbox.post(.notice(error.description))
+                    }
+                }
+            case .removeFeed(let entry):
+                guard let shelf = loop.services.shelf else { return [] }
+                Task {
+                    do throws(OpenFailure) {
+                        mailbox.post(.feedsChanged(try await shelf.remove(entry)))
+                    } catch {
+                        mailbox.post(.notice(error.description))
+                    }
+                }
+            case .planFields(let number):
+                guard let pages = feed?.pages else { return [] }
+                Task {
+                    do throws(FeedError) {
+                        if let plan = try pages.fieldPlan(forPage: number) {
+                            mailbox.post(.fieldsPlanned(page: number, plan, subtitle: pages.fields.subtitle), feed: generation)
+                        } else {
+                            mailbox.post(.fieldsPlanFailed(page: number, "page \(number) is not stored; r loads it again"), feed: generation)
+                        }
+                    } catch {
+                        mailbox.post(.fieldsPlanFailed(page: number, error.description), feed: generation)
+                    }
+                }
+            case .pinField(let pick):
+                // The file first: what is shown is what a restart shows.
+                guard let opened = feed, let name = opened.reference?.name, let shelf = loop.services.shelf else {
+                    return update(.notice("this feed has no entry to save the pick in"))
+                }
+                do throws(OpenFailure) {
+                    let pinned = try shelf.pin(pick, feed: opened.feed, openedAs: name)
+                    opened.pages.readFields(with: pinned.fields)
+                    // From the disk, at once, like the first frame.
+                    let pages = state.list.pages.all.compactMap { opened.pages.peekCachedPage($0.number) }
+                    return update(.fieldsPinned(message: pinned.message, pages: pages))
+                } catch {
+                    return update(.notice(error.description))
+                }
             case .openFeed(let name):
                 guard let shelf = loop.services.shelf else { return [] }
                 do throws(OpenFailure) {

@@ -16,6 +16,12 @@ package protocol PageSourcing: Sendable {
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
+    /// The field mapping pages are read with.
+    var fields: FieldMapping { get }
+    /// Reads pages with `fields` from now on (the field picker's pick, once saved).
+    func readFields(with fields: FieldMapping)
+    /// How stored page `number` is read, with the evidence; nil when it is not stored.
+    func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan?
 }
 
 extension PageSourcing {
@@ -23,6 +29,9 @@ extension PageSourcing {
     package var hasComments: Bool { false }
     package func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
     package func discussionPage(for item: Item) -> URL? { nil }
+    package var fields: FieldMapping { FieldMapping() }
+    package func readFields(with fields: FieldMapping) {}
+    package func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? { nil }
 }
 
 extension PageLoader: PageSourcing {}
@@ -38,6 +47,41 @@ package protocol FeedShelving: Sendable {
     func refresh(_ entry: FeedEntry) async -> FeedSummary
     /// Opens the feed called `name` (with its argument, `reddit:swift`, or a URL template).
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed
+    /// Saves `pick` in the feeds file for `feed`, opened as `name` (a feed of the file, a preset, a
+    /// URL: then made a feed of the file), and returns the mapping the feed is now read with.
+    func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields
+    /// Renames a feed of the feeds file, or saves one opened before under `name`; returns what the
+    /// toast says.
+    func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String
+    /// Removes a feed from the feeds file, or from the feeds opened before; returns what the toast says.
+    func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String
+}
+
+extension FeedShelving {
+    package func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields {
+        throw OpenFailure("there is no feeds file to save the pick in")
+    }
+
+    package func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String {
+        throw OpenFailure("there is no feeds file to rename '\(entry.name)' in")
+    }
+
+    package func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String {
+        throw OpenFailure("there is no feeds file to remove '\(entry.name)' from")
+    }
+}
+
+/// A field pick saved in the feeds file.
+package struct PinnedFields: Sendable, Equatable {
+    /// The mapping the feed is read with now.
+    package var fields: FieldMapping
+    /// What the toast says: what was picked and where it was saved.
+    package var message: String
+
+    package init(fields: FieldMapping, message: String) {
+        self.fields = fields
+        self.message = message
+    }
 }
 
 extension FeedShelving {
@@ -68,11 +112,14 @@ package struct OpenedFeed: Sendable {
     package var title: String
     /// Where the reading log files its items; nil to keep no log of it.
     package var reference: ReadingLog.FeedRef?
+    /// The feed as it was opened (its URL, its paging), for saving a field pick; nil when not known.
+    package var feed: Feed?
 
-    package init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?) {
+    package init(pages: any PageSourcing, title: String, reference: ReadingLog.FeedRef?, feed: Feed? = nil) {
         self.pages = pages
         self.title = title
         self.reference = reference
+        self.feed = feed
     }
 }
 

@@ -33,4 +33,26 @@ extension ReadingLog {
                        openedAt: Date(timeIntervalSince1970: row[3].double ?? 0))
         }
     }
+
+    /// Forgets that the feed opened as `name` was opened (the feed list's "opened before"); its seen
+    /// marks stay. Returns whether it was listed.
+    @discardableResult
+    package func forgetOpened(named name: String) throws(Failure) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let rows = try run { db throws(SQLiteError) in
+            let found = try db.execute("SELECT id FROM feeds WHERE name = ?", [.text(name)])
+            try db.execute("DELETE FROM feeds WHERE name = ?", [.text(name)])
+            return found
+        }
+        return !rows.isEmpty
+    }
+
+    /// Files the feed opened as `name` under `newName` (a feed renamed in the feeds file), so the
+    /// feed list shows it once, by its new name.
+    package func renameOpened(_ name: String, to newName: String) throws(Failure) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        try run { db throws(SQLiteError) in
+            try db.execute("UPDATE feeds SET name = ? WHERE name = ?", [.text(newName), .text(name)])
+        }
+    }
 }

@@ -14,6 +14,8 @@ struct Arguments: Equatable {
         case cache
         /// List the presets and the feeds file's feeds.
         case feeds
+        /// Add a feed of one line to the feeds file.
+        case add
         /// Search everything the browser has listed.
         case search
         case help

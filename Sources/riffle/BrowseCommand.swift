@@ -126,4 +126,10 @@ struct BrowsePages: PageSourcing {
     }
 
     func discussionPage(for item: Item) -> URL? { loader.discussionPage(for: item) }
+
+    var fields: FieldMapping { loader.fields }
+
+    func readFields(with fields: FieldMapping) { loader.readFields(with: fields) }
+
+    func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? { try loader.fieldPlan(forPage: number) }
 }

@@ -25,7 +25,8 @@ enum FeedResolver {
                 throw .init("\(location.path): \(isFolder.boolValue ? "a folder, not a file" : "not readable")")
             }
             do {
-                return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path), userFile: location.path)
+                return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path, presets: presets),
+                                userFile: location.path)
             } catch {
                 throw .init(error.description)
             }
@@ -35,7 +36,6 @@ enum FeedResolver {
     /// - Parameter forNetwork: false when the feed is only named (to clear or describe its pages):
     ///   then the environment variables its requests need may be unset.
     static func resolve(_ argument: String, firstPage: Int?, forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
-        if isTemplate(argument) { return try template(argument, firstPage: firstPage, forNetwork: forNetwork) }
         let environment = ProcessInfo.processInfo.environment
         return try resolve(argument, firstPage: firstPage, catalogs: Catalogs.load(environment: environment),
                            environment: environment, forNetwork: forNetwork)
@@ -45,6 +45,10 @@ enum FeedResolver {
     /// its headers and query need is set.
     static func resolve(_ argument: String, firstPage: Int?, catalogs: Catalogs,
                         environment: [String: String], forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
+        // What the feeds file keeps for the same pages (a pick of the field picker) is what opens.
+        if let saved = catalogs.user.saved(argument, firstPage: firstPage), saved.name != argument {
+            return try resolve(saved.name, firstPage: nil, catalogs: catalogs, environment: environment, forNetwork: forNetwork)
+        }
         if isTemplate(argument) { return try template(argument, firstPage: firstPage, forNetwork: forNetwork) }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
         let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
@@ -90,5 +94,24 @@ enum FeedResolver {
         message += catalogs.user.definitions.isEmpty ? "; no feeds in \(catalogs.userFile)"
             : "; feeds file: " + catalogs.user.definitions.map(\.usage).joined(separator: ", ")
         return message + " (or give a URL with {page})"
+    }
+}
+
+extension FeedCatalog {
+    /// The feed of this file that stands for `argument` when `argument` is not one of its names: the
+    /// one whose URL it is, or that names it as its preset (`reddit:rust`, `hn`). Such an entry is
+    /// where the field picker saves its picks for a feed opened by URL or preset, so opening the feed
+    /// the same way again reads it as picked.
+    /// - Parameter firstPage: `--first-page`, which a URL's entry must have too.
+    func saved(_ argument: String, firstPage: Int?) -> FeedDefinition? {
+        if FeedResolver.isTemplate(argument) {
+            return definitions.last { definition in
+                definition.argument == nil && definition.preset == nil && definition.template == argument
+                    && definition.pagination == Pagination(.pageNumber(firstPage: firstPage ?? 1))
+            }
+        }
+        let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
+        guard firstPage == nil, self[name] == nil else { return nil }
+        return definitions.last { $0.argument == nil && $0.preset == argument }
     }
 }

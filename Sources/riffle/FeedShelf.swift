@@ -132,7 +132,7 @@ final class FeedShelf: FeedShelving {
             }
         } : nil
         return OpenedFeed(pages: BrowsePages(loader: loader, maxAge: maxAge, freshStart: clearing), title: feed.name,
-                          reference: ReadingLog.FeedRef(id: feed.id, name: name, title: feed.name))
+                          reference: ReadingLog.FeedRef(id: feed.id, name: name, title: feed.name), feed: feed)
     }
 
     /// The feed called `name`: the demo (started on first use), or what `riffle NAME` would open.

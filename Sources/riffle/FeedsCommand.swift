@@ -74,12 +74,15 @@ enum FeedsCommand {
         return Sanitizer.json(text) + "\n"
     }
 
-    /// The text `riffle feeds` prints.
+    /// The text `riffle feeds` prints: each name once, a preset the feeds file redefines under the
+    /// file's feeds only (that is what `riffle NAME` opens).
     static func listing(_ catalogs: FeedResolver.Catalogs) -> String {
-        var text = "Presets:\n" + table(catalogs.presets)
+        let replaced = catalogs.presets.definitions.filter { catalogs.user[$0.name] != nil }.map(\.name)
+        var text = "Presets:\n" + table(FeedCatalog(definitions: catalogs.presets.definitions.filter { !replaced.contains($0.name) }))
+        if !replaced.isEmpty { text += "  (\(replaced.joined(separator: ", ")): your feeds file's, below)\n" }
         text += "\nFeeds file \(catalogs.userFile):\n"
         text += catalogs.user.definitions.isEmpty ? "  (none; see README, \"Feeds and presets\")\n" : table(catalogs.user)
-        return text + "\nOpen one with: riffle NAME (or NAME:ARGUMENT)\n"
+        return text + "\nOpen one with: riffle NAME (or NAME:ARGUMENT); add one with: riffle add NAME FEED\n"
     }
 
     private static func table(_ catalog: FeedCatalog) -> String {

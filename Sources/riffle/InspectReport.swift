@@ -10,9 +10,6 @@ struct InspectReport {
     let plan: FieldPlan
     let pagination: PaginationReport
 
-    /// How many runners-up are shown per part.
-    static let runnersUp = 2
-
     var text: String {
         var lines: [String] = []
         let source: String = switch page.source {
@@ -50,26 +47,16 @@ struct InspectReport {
         return lines
     }
 
-    /// Each part: the path read, its evidence, and the runners-up.
+    /// Each part: the path read, its evidence, and the runners-up (`FieldPlan.explanation`, which
+    /// the browser's field picker shows too).
     private var fieldLines: [String] {
         var lines = ["Fields, judged on \(plan.sampled) of \(page.items.count) item\(page.items.count == 1 ? "" : "s"):"]
         let width = FieldPlan.Part.allCases.map(\.description.count).max() ?? 8
-        for choice in plan.choices {
-            let name = choice.part.description.padding(toLength: width, withPad: " ", startingAt: 0)
-            guard let path = choice.path else {
-                lines.append("  \(name)  none: no path looks like one")
-                continue
-            }
-            var shown = choice.candidates.prefix(Self.runnersUp + 1)[...]
-            if choice.configured {
-                lines.append("  \(name)  `\(path)`: the feed's `fields`")
-            } else if let chosen = shown.first {
-                lines.append("  \(name)  `\(path)` (\(Self.number(chosen.score))): " + chosen.reasons.joined(separator: "; "))
-                shown = shown.dropFirst()
-            }
-            let pad = String(repeating: " ", count: width + 4)
-            for candidate in shown {
-                lines.append("\(pad)or `\(candidate.path)` (\(Self.number(candidate.score))): " + candidate.reasons.joined(separator: "; "))
+        let pad = String(repeating: " ", count: width + 4)
+        for part in FieldPlan.Part.allCases {
+            let name = part.description.padding(toLength: width, withPad: " ", startingAt: 0)
+            for (i, line) in plan.explanation(of: part).enumerated() {
+                lines.append(i == 0 ? "  \(name)  \(line)" : pad + line)
             }
         }
         return lines
@@ -130,5 +117,5 @@ struct InspectReport {
     }
 
     /// A score as printed: one decimal.
-    static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func number(_ value: Double) -> String { FieldPlan.number(value) }
 }

@@ -12,6 +12,8 @@ enum Usage {
       riffle feeds                list the presets and the feeds file's feeds
       riffle feeds --refresh      page 1 of each feed you read revalidated: what is new in each
                                   (--json: as a JSON array)
+      riffle add NAME FEED        add a feed to feeds.json in one line ("NAME": "FEED"): FEED is a
+                                  preset, preset:ARGUMENT or a URL with {page}
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
       riffle inspect FEED         how page 1 is read: where the items are, which field gives the
                                   title, link, author, time... and why, the paging, a feeds.json entry
@@ -71,8 +73,8 @@ enum Usage {
 
     Keys: j/k or arrows move, n/p next/previous page, Enter details, / filter, o open,
     c comments, y copy the link, m seen, u next unseen, f save, S search, F feeds (R there
-    refreshes them), w watch, r reload (bypass the
-    cache), R reload all, ? every key, q quit.
+    refreshes them, e renames, d removes), w watch, e pick the fields (saved in feeds.json),
+    r reload (bypass the cache), R reload all, ? every key, q quit.
     Exit status: 0 done, 1 some pages failed, 2 bad command line.
     """
 }

@@ -21,6 +21,8 @@ do {
         exit(try BrowseCommand.run(arguments))
     case .feeds:
         exit(try await FeedsCommand.run(arguments))
+    case .add:
+        exit(try AddCommand.run(arguments))
     case .search:
         exit(try await SearchCommand.run(arguments))
     case .dump:

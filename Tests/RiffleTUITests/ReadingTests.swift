@@ -302,7 +302,7 @@ struct DailyScreensTests {
         state.press("j")
         #expect(state.press("F") == [.listFeeds])
         #expect(state.feeds != nil)
-        #expect(App.view(state).trimmedLines[0].hasSuffix("Enter opens · q back"))
+        #expect(App.view(state).trimmedLines[0].hasSuffix("e rename · d remove · q back"))
         state.press(.escape)
         #expect(state.screens.shown == .list && state.list.selection == 1)
         // q comes back too, without quitting

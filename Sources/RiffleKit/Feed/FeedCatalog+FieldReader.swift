@@ -4,6 +4,8 @@ import Foundation
 struct FieldReader {
     let file: String
     let feed: String
+    /// The presets a feed may name; nil when none may be named.
+    var presets: FeedCatalog? = nil
 
     static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge", "comments"]
 
@@ -48,7 +50,19 @@ struct FieldReader {
         return result
     }
 
+    /// The fields a feed that names a preset may set over the preset's.
+    static let presetFields: Set = ["preset", "description", "pagination", "items", "fields", "headers", "query", "secrets", "envelope",
+                                    "maxAge", "comments"]
+
     mutating func definition(named name: String, from value: JSONValue) throws(FeedCatalog.Error) -> FeedDefinition {
+        // One line: what `riffle FEED` takes, a preset (with its argument) or a URL.
+        if let text = value.stringValue {
+            if text.contains("://") { return try definition(named: name, from: .object(JSONObject([("url", .string(text))]))) }
+            return try presetDefinition(named: name, reference: text, field: "")
+        }
+        if let object = value.objectValue, object["preset"] != nil {
+            return try presetDefinition(named: name, overriding: try self.object(value, "", allowed: Self.presetFields))
+        }
         let object = try object(value, "", allowed: Self.feedFields)
         guard let template = try string(object, "url", required: true) else { throw problem("url", "missing") }
         let argument = try string(object, "argument")
@@ -173,5 +187,62 @@ struct FieldReader {
         if let seconds = value.doubleValue, seconds >= 0 { return seconds }
         if let text = value.stringValue, let seconds = DurationText.seconds(text) { return seconds }
         throw problem("maxAge", "expected seconds or text like \"15m\", \"2h\", \"1d\", got \(value.scalarText.map { "'\($0)'" } ?? value.kind)")
+    }
+
+    /// The preset `reference` names (`reddit:rust`: the preset with its argument in its URL, so the
+    /// feed takes none; `reddit`: the preset as it is), called `name`.
+    func presetDefinition(named name: String, reference: String, field: String) throws(FeedCatalog.Error) -> FeedDefinition {
+        let field = field.isEmpty ? "(value)" : field
+        guard let presets else { throw problem(field, "a preset cannot name a preset") }
+        let presetName = reference.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reference
+        let argument = reference.contains(":") ? String(reference.drop { $0 != ":" }.dropFirst()) : nil
+        guard var definition = presets[presetName] else {
+            throw problem(field, "'\(reference)' is not a preset or a URL (presets: \(presets.definitions.map(\.usage).joined(separator: ", ")))")
+        }
+        if let argument {
+            do { _ = try definition.feed(argument: argument) } catch { throw problem(field, error.description) }
+            definition.template = definition.template.replacingOccurrences(of: FeedDefinition.argumentPlaceholder, with: argument)
+            definition.argument = nil
+        }
+        definition.name = name
+        definition.preset = reference
+        return definition
+    }
+
+    /// `{"preset": "reddit:rust", ...}`: the preset, with what the object sets over it. A header or
+    /// query parameter, and a part of `fields`, is set one by one (`null` leaves a part to be found
+    /// again); `comments` may be `false` (none) or `true` (the preset's).
+    func presetDefinition(named name: String, overriding object: JSONObject) throws(FeedCatalog.Error) -> FeedDefinition {
+        guard let reference = try string(object, "preset") else { throw problem("preset", "missing") }
+        var definition = try presetDefinition(named: name, reference: reference, field: "preset")
+        if let description = try string(object, "description") { definition.description = description }
+        if object["pagination"] != nil { definition.pagination = try pagination(object["pagination"]) }
+        if let items = try path(object, "items") { definition.itemPath = items }
+        if let value = object["fields"] { definition.fields = try fields(value, over: definition.fields) }
+        definition.headers.merge(try strings(object, "headers")) { $1 }
+        definition.query.merge(try strings(object, "query", numbers: true)) { $1 }
+        if object["secrets"] != nil { definition.secrets = try secrets(object["secrets"], query: definition.query) }
+        if object["envelope"] != nil { definition.envelope = try envelope(object["envelope"]) }
+        if object["maxAge"] != nil { definition.maxAge = try maxAge(object["maxAge"]) }
+        switch object["comments"] {
+        case .bool(false)?: definition.comments = nil
+        case .bool(true)?, nil: break
+        case let value?: definition.comments = try comments(value)
+        }
+        return definition
+    }
+
+    /// `fields` set part by part over `base`: a path replaces the part's, `null` clears it.
+    func fields(_ value: JSONValue, over base: FieldMapping) throws(FeedCatalog.Error) -> FieldMapping {
+        let object = try object(value, "fields", allowed: ["title", "subtitle", "link", "id", "time", "author", "score", "comments"])
+        var mapping = base
+        let cleared = Set(object.members.filter { $0.value == .null }.map(\.key))
+        let given = try fields(.object(JSONObject(object.members.filter { $0.value != .null })))
+        for part in FieldPlan.Part.allCases where cleared.contains(part.description) || given[part] != nil {
+            mapping[part] = given[part]
+        }
+        if cleared.contains("subtitle") { mapping.subtitle = [] }
+        if !given.subtitle.isEmpty { mapping.subtitle = given.subtitle }
+        return mapping
     }
 }

@@ -22,8 +22,10 @@ package struct FeedCatalog: Sendable, Equatable {
     /// - Parameters:
     ///   - data: the file's bytes (JSON).
     ///   - file: the path shown in error messages.
+    ///   - presets: the presets its feeds may name (`"rust": "reddit:rust"`, `{"preset": "hn", ...}`);
+    ///     nil for the presets file itself, whose feeds name none.
     /// - Throws: `FeedCatalog.Error`: one line naming the file, and the feed and field (or the line for syntax errors).
-    package static func parse(_ data: Data, file: String) throws(Error) -> FeedCatalog {
+    package static func parse(_ data: Data, file: String, presets: FeedCatalog? = nil) throws(Error) -> FeedCatalog {
         let document: JSONValue
         do { document = try JSONParser.parse(data) } catch {
             let line = data.prefix(error.offset).reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -39,7 +41,7 @@ package struct FeedCatalog: Sendable, Equatable {
         }
         var definitions: [FeedDefinition] = []
         for (name, value) in members {
-            var reader = FieldReader(file: file, feed: name)
+            var reader = FieldReader(file: file, feed: name, presets: presets)
             definitions.append(try reader.definition(named: name, from: value))
         }
         return FeedCatalog(definitions: definitions)

@@ -36,6 +36,8 @@ package struct FeedDefinition: Sendable, Equatable {
     package var maxAge: TimeInterval?
     /// Where the items' comments are (`Feed.comments`).
     package var comments: CommentRules?
+    /// The preset it was made from, as the file names it (`reddit:rust`, `hn`); nil when it names none.
+    package var preset: String?
 
     /// How the user opens it: `hn`, or `github:OWNER/REPO`.
     package var usage: String { argument.map { "\(name):\($0)" } ?? name }

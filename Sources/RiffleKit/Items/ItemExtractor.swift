@@ -141,15 +141,28 @@ package enum ItemExtractor {
 
 extension FieldMapping {
     /// The configured path of `part`, if any.
-    subscript(part: FieldPlan.Part) -> JSONPath? {
-        switch part {
-        case .title: title
-        case .link: link
-        case .author: author
-        case .time: time
-        case .score: score
-        case .comments: comments
-        case .id: id
+    package subscript(part: FieldPlan.Part) -> JSONPath? {
+        get {
+            switch part {
+            case .title: title
+            case .link: link
+            case .author: author
+            case .time: time
+            case .score: score
+            case .comments: comments
+            case .id: id
+            }
+        }
+        set {
+            switch part {
+            case .title: title = newValue
+            case .link: link = newValue
+            case .author: author = newValue
+            case .time: time = newValue
+            case .score: score = newValue
+            case .comments: comments = newValue
+            case .id: id = newValue
+            }
         }
     }
 }

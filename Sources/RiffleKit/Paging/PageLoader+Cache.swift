@@ -29,7 +29,7 @@ extension PageLoader {
     nonisolated func parse(_ body: Data, stored: Bool, url: URL?) throws(FeedError) -> ParsedBody {
         let document = try ItemExtractor.document(body, stored: stored)
         if let failure = feed.envelope?.failure(in: document) { throw .request(failure) }
-        let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: feed.fields, baseURL: url ?? feed.url(forPage: 1))
+        let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url ?? feed.url(forPage: 1))
         return ParsedBody(items: list.items, document: document, array: list.array)
     }
 

@@ -66,6 +66,8 @@ public actor PageLoader {
     /// even when its pages could not be stored (a full disk).
     nonisolated let links = Mutex<[Int: PageLink]>([:])
     private nonisolated let limit: ConcurrencyLimit
+    /// The mapping pages are read with when the browser's field picker changed it; nil: the feed's.
+    private nonisolated let chosenFields = Mutex<FieldMapping?>(nil)
     /// Origins other than the feed's that pages were fetched from, each logged once.
     private nonisolated let foreignOrigins = Mutex<Set<Origin>>([])
     /// Loads that joined a fetch already in flight instead of starting their own (for tests).
@@ -103,6 +105,23 @@ public actor PageLoader {
         self.clock = clock
         self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
         limit = ConcurrencyLimit(configuration.maxConcurrentFetches)
+    }
+
+    /// The field mapping pages are read with: the feed's `fields`, until `readFields(with:)` changes it.
+    package nonisolated var fields: FieldMapping { chosenFields.withLock { $0 } ?? feed.fields }
+
+    /// Reads every page from now on with `fields` instead of the feed's own (the browser's field
+    /// picker, once the choice is saved): pages already stored read anew on their next load or peek.
+    package nonisolated func readFields(with fields: FieldMapping) { chosenFields.withLock { $0 = fields } }
+
+    /// The plan stored page `number` is read by, with its evidence and runners-up (what `riffle
+    /// inspect` prints for page 1); nil when the page is not on disk.
+    /// - Throws: the page's `FeedError` when its file no longer reads as a page.
+    package nonisolated func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? {
+        guard let stored = storedOnDisk(number) ?? store.stored(number, in: cache.reader) else { return nil }
+        let document = try ItemExtractor.document(stored.data, stored: true)
+        let url = stored.metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1)
+        return try ItemExtractor.plan(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url)
     }
 
     /// Loads page `number` (1-based).

@@ -37,6 +37,14 @@ package enum Action: Sendable, Equatable {
     case feedsListed([FeedEntry])
     /// What is known of one listed feed's stored pages.
     case feedSummarized(name: String, FeedSummary)
+    /// A `.renameFeed` or `.removeFeed` effect changed the feeds; `message` says how.
+    case feedsChanged(String)
+    /// A `.planFields` effect worked out how page `page` is read, and the subtitle's paths the feed names.
+    case fieldsPlanned(page: Int, FieldPlan, subtitle: [JSONPath])
+    /// A `.planFields` effect could not, saying why in one line.
+    case fieldsPlanFailed(page: Int, String)
+    /// A `.pinField` effect saved the pick (`message` says where) and read the loaded pages with it.
+    case fieldsPinned(message: String, pages: [Page])
     /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).
     case feedRefreshed(name: String, FeedSummary)
     /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.

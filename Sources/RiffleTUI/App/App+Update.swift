@@ -62,6 +62,18 @@ extension App {
         case .feedSummarized(let name, let summary):
             FeedsScreen.receive(summary, of: name, in: &state)
             effects = []
+        case .feedsChanged(let message):
+            raise(&state, message)
+            effects = state.screens.shown(as: FeedsScreen.self) == nil ? [] : [.listFeeds]
+        case .fieldsPlanned(let page, let plan, let subtitle):
+            receiveFieldPlan(plan, subtitle: subtitle, failure: nil, page: page, in: &state)
+            effects = []
+        case .fieldsPlanFailed(let page, let reason):
+            receiveFieldPlan(nil, subtitle: [], failure: reason, page: page, in: &state)
+            effects = []
+        case .fieldsPinned(let message, let pages):
+            receivePinnedFields(message, pages: pages, in: &state)
+            effects = []
         case .feedRefreshed(let name, let summary):
             FeedsScreen.refreshed(summary, of: name, in: &state)
             effects = []

@@ -24,6 +24,10 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case reload
     case reloadAll = "reload-all"
     case watch
+    /// `e`: on the list, the field picker; in the feed list, rename a feed.
+    case edit
+    /// `d`: in the feed list, remove a feed (asks first).
+    case remove
     case feeds
     case log
     case help
@@ -65,6 +69,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .reload: "reload page / retry a failure; F: refresh the feed"
         case .reloadAll: "reload every page; F: refresh every feed"
         case .watch: "watch page 1 for new items"
+        case .edit: "pick fields (F: rename)"
+        case .remove: "F: remove a feed (asks)"
         case .feeds: "feed list"
         case .log: "message log"
         case .help: "this help"

@@ -37,6 +37,18 @@ package enum Effect: Sendable, Equatable {
     case search(String, order: ReadingLog.Order)
     /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.
     case listFeeds
+    /// Work out how page `page` is read, with the evidence (the field picker); answer with
+    /// `.fieldsPlanned` or `.fieldsPlanFailed`.
+    case planFields(page: Int)
+    /// Read a part of every item from the path picked (or automatically again), save that in
+    /// feeds.json, and read the loaded pages again; answer with `.fieldsPinned` or a `.notice`.
+    case pinField(FieldPick)
+    /// Rename a feed of the feeds file, or save one opened before by that name (`e` in the feed list);
+    /// answer with `.feedsChanged` or a `.notice`.
+    case renameFeed(FeedEntry, to: String)
+    /// Remove a feed from the feeds file, or forget one opened before (`d`, once confirmed); answer
+    /// with `.feedsChanged` or a `.notice`.
+    case removeFeed(FeedEntry)
     /// Open a feed by name (`hn`, `reddit:swift`, a URL); answer with `.feedOpened` or a `.notice`.
     case openFeed(String)
 }

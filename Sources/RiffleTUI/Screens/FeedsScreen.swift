@@ -174,6 +174,16 @@ extension FeedsScreen: StackedScreen {
                 return []
             }
             return refresh([entry], in: &state)
+        case .edit, .remove:
+            guard let entry = screen.selectedEntry else { return [] }
+            guard entry.origin == .feedsFile || entry.origin == .recent else {
+                App.raise(&state, "\(entry.name) is built in: it cannot be \(command == .edit ? "renamed" : "removed")")
+                return []
+            }
+            // A feed of the file starts from its name; one opened before (a URL) from nothing.
+            let purpose: Prompt.Purpose = command == .edit ? .rename(entry) : .remove(entry)
+            state.screens.push(.overlay(.prompt(Prompt(purpose, text: command == .edit && entry.origin == .feedsFile ? entry.name : ""))))
+            return []
         default:
             return nil
         }
@@ -184,7 +194,7 @@ extension FeedsScreen: StackedScreen {
     /// Each feed's name, what is new in it and when it was fetched, and what it is.
     func render(_ state: AppState, into buffer: inout Buffer) {
         let area = buffer.area
-        Header(title: "feeds", hint: state.screens.canGoBack ? "Enter opens · q back" : "Enter opens · q quits")
+        Header(title: "feeds", hint: "e rename · d remove · " + (state.screens.canGoBack ? "q back" : "q quits"))
             .render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let rect = App.listArea(for: state.size)
         guard let entries else {

@@ -199,6 +199,7 @@ extension ListScreen: ScreenContent {
         case .sort: changeSort(&state)
         case .watch: App.toggleWatch(&state)
         case .feeds: return App.showFeeds(&state)
+        case .edit: return App.showFieldPicker(&state)
         default: return nil
         }
         return []

@@ -7,6 +7,10 @@ package struct Prompt: Sendable, Equatable {
         case search
         /// The argument of a feed that takes one (`reddit:` → `swift`), from the feed list.
         case argument(FeedEntry)
+        /// A feed's new name (`e` in the feed list).
+        case rename(FeedEntry)
+        /// Whether to remove a feed (`d` in the feed list): y removes it, any other key keeps it.
+        case remove(FeedEntry)
     }
 
     package var purpose: Purpose
@@ -22,6 +26,9 @@ package struct Prompt: Sendable, Equatable {
         switch purpose {
         case .search: "search: "
         case .argument(let entry): "\(entry.name):"
+        case .rename(let entry): "rename \(FeedsScreen.label(of: entry)) to: "
+        case .remove(let entry):
+            entry.origin == .recent ? "forget \(entry.name) (opened before)? y/n " : "remove \(entry.name) from feeds.json? y/n "
         }
     }
 }
@@ -31,6 +38,14 @@ extension Prompt {
     /// Keys while the line is typed: text edits it, Enter runs it, Esc (or Backspace on an empty
     /// line) drops it.
     func press(_ key: Key, in state: inout AppState) -> [Effect] {
+        if case .remove(let entry) = purpose {
+            state.screens.pop()
+            guard key == .character("y") || key == .character("Y") else {
+                App.raise(&state, "kept \(entry.name)")
+                return []
+            }
+            return [.removeFeed(entry)]
+        }
         var prompt = self
         switch key {
         case .character(let character):
@@ -59,6 +74,10 @@ extension Prompt {
                 return [.search(text, order: .newest)]
             case .argument(let entry):
                 return [.openFeed("\(entry.name):\(text)")]
+            case .rename(let entry):
+                return [.renameFeed(entry, to: text)]
+            case .remove:
+                return []
             }
         default:
             return []

@@ -18,6 +18,8 @@ package enum Screen: Sendable, Equatable {
     case feeds(FeedsScreen)
     /// What a search of everything seen found (`S`).
     case search(SearchScreen)
+    /// The field picker: which path each part of a row is read from (`e`).
+    case fields(FieldsScreen)
     /// The items saved with `f`, from every feed (the feed list's "saved").
     case saved(SavedScreen)
     /// A box or a line over the screen under it; the keys go to it while it is open.
@@ -35,6 +37,7 @@ package enum Screen: Sendable, Equatable {
         case .comments(let screen): screen
         case .feeds(let screen): screen
         case .search(let screen): screen
+        case .fields(let screen): screen
         case .saved(let screen): screen
         case .list, .overlay: nil
         }

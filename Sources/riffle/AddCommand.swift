@@ -1,0 +1,55 @@
+import Foundation
+import RiffleKit
+
+/// `riffle add NAME FEED`: a feed of one line in the feeds file (`"rust": "reddit:rust"`), FEED
+/// being what `riffle FEED` takes (a preset, `preset:ARGUMENT`, a URL template). The file's other
+/// content stays as written; a name the file has already is refused.
+enum AddCommand {
+    static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
+        guard arguments.positionals.count == 2 else {
+            throw .init("riffle add needs a name and a feed: riffle add NAME FEED (a preset, preset:ARGUMENT or a URL with {page})")
+        }
+        let message = try add(name: arguments.positionals[0], feed: arguments.positionals[1])
+        print(message)
+        return 0
+    }
+
+    /// Adds the feed; returns what to print.
+    static func add(name: String, feed: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(Arguments.UsageError) -> String {
+        try FeedNames.check(name)
+        let catalogs = try FeedResolver.Catalogs.load(environment: environment)
+        guard catalogs.user[name] == nil else {
+            throw .init("\(catalogs.userFile) has a feed '\(name)' already: choose another name, or change it in the file")
+        }
+        // What `riffle FEED` would open, from the presets or a URL (not another feed of the file).
+        let presetsOnly = FeedResolver.Catalogs(presets: catalogs.presets, user: FeedCatalog(), userFile: catalogs.userFile)
+        _ = try FeedResolver.resolve(feed, firstPage: nil, catalogs: presetsOnly, environment: environment, forNetwork: false)
+        if FeedResolver.isTemplate(feed), (try? Feed(template: feed))?.userInfo != nil {
+            throw .init("a URL with a password is not written to \(catalogs.userFile) (riffle never stores one); keep it in the environment")
+        }
+        let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)
+        do {
+            try file.edit { (editor) throws(FeedsFile.Problem) in
+                do { try editor.set(["feeds", name], to: .string(feed)) } catch { throw FeedsFile.Problem("\(catalogs.userFile): \(error)") }
+            }
+        } catch {
+            throw .init(error.description)
+        }
+        return "added '\(name)' (\(TerminalSafe.text(feed))) to \(catalogs.userFile); open it with: riffle \(name)"
+    }
+}
+
+/// What a feed may be called in the feeds file: what `riffle NAME` can open.
+enum FeedNames {
+    /// - Throws: a one-line message saying what is wrong with `name`.
+    static func check(_ name: String) throws(Arguments.UsageError) {
+        guard !name.isEmpty, name.count <= 64 else { throw .init("a feed name needs 1 to 64 characters, got \(name.count)") }
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }), !name.hasPrefix("-") else {
+            throw .init("a feed name may hold letters, digits and - _ . (not first -), got '\(TerminalSafe.text(name))'")
+        }
+        guard Arguments.Command(rawValue: name) == nil || name == Arguments.Command.browse.rawValue else {
+            throw .init("'\(name)' is one of riffle's commands: choose another name")
+        }
+    }
+}

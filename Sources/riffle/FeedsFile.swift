@@ -1,0 +1,102 @@
+import Foundation
+import RiffleKit
+
+/// The user's feeds file as riffle changes it (the field picker, `riffle add`, renaming and removing
+/// in the feed list): one member edited in the text (`JSONTextEditor`), the rest byte for byte as
+/// written, the result checked to read as a feeds file, then written atomically (a temporary file in
+/// the same folder, synced, renamed over it). A file riffle creates is 0600 in a 0700 folder; an
+/// existing one keeps its mode. A link to the file is followed: the file it names is replaced.
+struct FeedsFile {
+    /// Where the file is.
+    let path: String
+    /// The presets, which its entries may name.
+    let presets: FeedCatalog
+
+    /// Why the file could not be changed: one line naming the file (nothing was written).
+    struct Problem: Error, Equatable, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The file's bytes; empty when there is none.
+    func read() throws(Problem) -> Data {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return Data() }
+        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw Problem("\(path): \(isFolder.boolValue ? "a folder, not a file" : "not readable")")
+        }
+        return data
+    }
+
+    /// The feeds the file holds now.
+    func catalog() throws(Problem) -> FeedCatalog {
+        let data = try read()
+        guard !data.allSatisfy(JSONTextEditor.isSpace) else { return FeedCatalog() }
+        do { return try FeedCatalog.parse(data, file: path, presets: presets) } catch { throw Problem(error.description) }
+    }
+
+    /// Applies `change` to the file's text and writes the result, once it reads as a feeds file.
+    /// - Throws: `Problem` naming the file: it is not JSON, not an object, `change`'s own problem, or
+    ///   the result would not read (nothing is written then).
+    func edit(_ change: (inout JSONTextEditor) throws(Problem) -> Void) throws(Problem) {
+        let original = try read()
+        var editor: JSONTextEditor
+        do { editor = try JSONTextEditor(original) } catch {
+            switch error {
+            case .syntax(let line, let reason): throw Problem("\(path):\(line): not valid JSON: \(reason)")
+            default: throw Problem("\(path): \(error)")
+            }
+        }
+        if let feeds = editor.value(at: ["feeds"]), feeds.objectValue == nil {
+            throw Problem("\(path): field 'feeds': expected an object of feeds by name, got \(JSONTextEditor.kind(feeds))")
+        }
+        try change(&editor)
+        let data = editor.data
+        do { _ = try FeedCatalog.parse(data, file: path, presets: presets) } catch {
+            throw Problem("not saved: \(error.description)")
+        }
+        try Self.writeAtomically(data, to: path)
+    }
+
+    /// Writes `data` at `path` through a temporary file in the same folder, synced and renamed over
+    /// the old one; the mode of the file it replaces, else 0600 (its folder made 0700).
+    static func writeAtomically(_ data: Data, to path: String) throws(Problem) {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let folder = target.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Problem("\(path): could not make its folder: \(error.localizedDescription)")
+        }
+        var mode: mode_t = 0o600
+        var info = stat()
+        if stat(target.path, &info) == 0 { mode = info.st_mode & 0o7777 }
+        var template = Array(folder.appending(path: ".\(target.lastPathComponent).XXXXXX").path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Problem("\(path): could not write beside it: \(String(cString: strerror(errno)))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        func fail(_ what: String) -> Problem {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(temporary)
+            return Problem("\(path): \(what): \(reason); the file is as it was")
+        }
+        guard fchmod(fd, mode) == 0 else { throw fail("could not set its mode") }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        guard written else { throw fail("could not write") }
+        guard fsync(fd) == 0 else { throw fail("could not sync") }
+        guard rename(temporary, target.path) == 0 else { throw fail("could not replace it") }
+        close(fd)
+    }
+}
