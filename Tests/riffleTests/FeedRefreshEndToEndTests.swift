@@ -10,10 +10,7 @@ struct FeedRefreshEndToEndTests {
 
     /// Two feeds of bare-array pages: alpha gains items on top when `arrived` is raised; broken answers 500.
     final class Server: Sendable {
-        final class Count: Sendable {
-            let value = Mutex(0)
-            func set(_ count: Int) { value.withLock { $0 = count } }
-        }
+        typealias Count = SharedCount
         let arrived = Count()
         let server: HTTPServer
 

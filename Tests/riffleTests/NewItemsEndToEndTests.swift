@@ -11,11 +11,8 @@ struct NewItemsEndToEndTests {
     /// A newest-first feed, five items a page: `fresh N` (newest first) above `story 1` to `story 15`
     /// (three pages, then an empty one, until something arrives).
     final class GrowingFeed: Sendable {
+        typealias Count = SharedCount
         /// How many items arrived on top of the stories.
-        final class Count: Sendable {
-            let value = Mutex(0)
-            func set(_ count: Int) { value.withLock { $0 = count } }
-        }
         let fresh = Count()
         let server: HTTPServer
 
