@@ -18,7 +18,7 @@ extension PageLoader {
         // Read by the feed's rules, not a `Decodable`: the internal initializer takes the reader.
         var endpoint = Endpoint<CommentThread>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
                                                cachePolicy: policy, maxAge: 300, shape: nil,
-                                               decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules) })
+                                               decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules, item: item) })
         endpoint.envelope = .none
         do { return try await client.perform(endpoint, target: cache.target()).value } catch { throw FeedError(error) }
     }
