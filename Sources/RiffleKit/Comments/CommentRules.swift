@@ -39,11 +39,14 @@ public struct CommentRules: Sendable, Hashable {
     /// Whether a comment's author speaks as a moderator: true, or the text `moderator` or `admin`
     /// (Reddit's `data.distinguished`, Lobsters' `is_moderator`).
     public var moderator: JSONPath?
+    /// How a stub's missing replies are fetched (Reddit's `morechildren`); nil when the feed names
+    /// no way, and stubs stay as they are.
+    public var expand: Expansion?
 
     /// Rules with these paths; see each property.
     public init(url: String, page: String? = nil, items: JSONPath? = nil, children: JSONPath? = nil, author: JSONPath? = nil,
                 text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil, id: JSONPath? = nil,
-                moderator: JSONPath? = nil) {
+                moderator: JSONPath? = nil, expand: Expansion? = nil) {
         self.url = url
         self.page = page
         self.items = items
@@ -55,6 +58,7 @@ public struct CommentRules: Sendable, Hashable {
         self.more = more
         self.id = id
         self.moderator = moderator
+        self.expand = expand
     }
 
     /// The URL of `item`'s comments; nil when the item lacks a value the template needs, or the
@@ -96,12 +100,14 @@ public struct CommentRules: Sendable, Hashable {
     private static let pathCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
     static func expand(_ template: String, for item: Item) -> URL? {
+        expand(template) { name in item.fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil) }
+    }
+
+    /// `template` with each placeholder's `value`; nil when one has none, or the result would not
+    /// be an http(s) URL on the template's host.
+    static func expand(_ template: String, values: (String) -> String?) -> URL? {
         let names = placeholders(in: template)
-        let fields = item.fields
-        func value(_ name: String) -> String? {
-            let found = fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil)
-            return found.flatMap { $0.isEmpty ? nil : $0 }
-        }
+        func value(_ name: String) -> String? { values(name).flatMap { $0.isEmpty ? nil : $0 } }
         if names.count == 1, template == "{\(names[0])}" {
             // A whole URL from the item: used as it is, when it is one.
             guard let text = value(names[0]), let url = URL(string: text), let scheme = url.scheme?.lowercased(),

@@ -30,10 +30,13 @@ public struct CommentThread: Sendable, Equatable {
         public var id: String?
         /// Whether its author speaks as a moderator, when the API says so.
         public var isModerator: Bool
+        /// For a stub, the stub as the API sent it, when the rules say how to expand it
+        /// (`CommentRules.expand`): what its replies are fetched with.
+        public var stub: JSONValue?
 
         /// A comment with these parts.
         public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil,
-                    id: String? = nil, isModerator: Bool = false) {
+                    id: String? = nil, isModerator: Bool = false, stub: JSONValue? = nil) {
             self.depth = depth
             self.author = author
             self.text = text
@@ -42,6 +45,7 @@ public struct CommentThread: Sendable, Equatable {
             self.more = more
             self.id = id
             self.isModerator = isModerator
+            self.stub = stub
         }
     }
 
@@ -98,7 +102,8 @@ public struct CommentThread: Sendable, Equatable {
         let text = (HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty, author == nil, let more = rules.more.flatMap({ value.value(at: $0)?.doubleValue }) {
-            return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))))
+            return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))),
+                           stub: rules.expand == nil ? nil : value)
         }
         guard !text.isEmpty || author != nil || hasReplies else { return nil }
         let id = rules.id.flatMap { value.value(at: $0)?.scalarText }.map(DisplayText.line).flatMap { $0.isEmpty ? nil : $0 }
