@@ -18,6 +18,7 @@ static inline attr_t cn_a_bold(void) { return A_BOLD; }
 static inline attr_t cn_a_dim(void) { return A_DIM; }
 static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cn_a_italic(void) { return A_ITALIC; }
 static inline attr_t cn_a_normal(void) { return A_NORMAL; }
 static inline int cn_key_f(int n) { return KEY_F(n); }
 static inline FILE *cn_stdout(void) { return stdout; }

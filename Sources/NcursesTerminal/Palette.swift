@@ -49,6 +49,7 @@ struct Palette {
         if style.dim { attrs |= cn_a_dim() }
         if style.reverse { attrs |= cn_a_reverse() }
         if style.underline { attrs |= cn_a_underline() }
+        if style.italic { attrs |= cn_a_italic() }
         return (attrs, pair)
     }
 }

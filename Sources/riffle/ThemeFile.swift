@@ -51,6 +51,7 @@ extension Style.Role {
             "normal": .normal, "header": .header, "selection": .selection, "dim": .dim, "accent": .accent,
             "status": .status, "toast": .toast, "error": .error, "placeholder": .placeholder,
             "depth1": .depth1, "depth2": .depth2, "depth3": .depth3, "depth4": .depth4, "depth5": .depth5, "depth6": .depth6,
+            "code": .code,
         ]
         guard let role = roles[name] else { return nil }
         self = role

@@ -359,13 +359,14 @@ struct CurlTransportTests {
     }
 }
 
-/// `Fixtures/tls/server.py`: Python's HTTPS server with a self-signed certificate for 127.0.0.1.
-/// No pipes: a pipe end inherited by another test's child process (tests run in parallel) would keep it
-/// open; the port comes back through a file.
+/// `Fixtures/tls/server.py`: Python's HTTPS server with a self-signed certificate for 127.0.0.1,
+/// started with posix_spawn (Foundation's `Process` crashed, rarely, inside `run()` while other tests
+/// forked). No pipes: a pipe end inherited by another test's child process (tests run in parallel)
+/// would keep it open; the port comes back through a file.
 final class TLSTestServer: Sendable {
     let port: Int
     let certificate: URL
-    private let process: Process
+    private let pid: pid_t
     private let folder: URL
 
     init() throws {
@@ -374,38 +375,50 @@ final class TLSTestServer: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let portFile = folder.appendingPathComponent("port")
-        process = Process()
         // python3 from PATH, wherever this machine keeps it.
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         guard let python = path.split(separator: ":").map({ "\($0)/python3" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
             try? FileManager.default.removeItem(at: folder)
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "python3 is not on PATH (\(path)); the TLS tests need it"])
         }
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [fixtures.appendingPathComponent("server.py").path, portFile.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv = [python, fixtures.appendingPathComponent("server.py").path, portFile.path]
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, python, &actions, nil, cArgs, cEnv)
+        guard spawned == 0 else {
+            try? FileManager.default.removeItem(at: folder)
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+        }
+        self.pid = pid
         let deadline = ContinuousClock.now + .seconds(20)
         var port: Int?
-        while port == nil, process.isRunning, ContinuousClock.now < deadline {
+        while port == nil, ContinuousClock.now < deadline, waitpid(pid, nil, WNOHANG) == 0 {
             port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
             if port == nil { usleep(20_000) }
         }
         guard let port else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            Self.end(pid)
             try? FileManager.default.removeItem(at: folder)
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the TLS test server (python3) did not start"])
         }
         self.port = port
     }
 
-    /// Ends the server (SIGKILL: a child may inherit a blocked SIGTERM), waits at most 5 s, removes its folder.
+    /// Ends the server (SIGKILL: a child may inherit a blocked SIGTERM), reaps it within 5 s, removes its folder.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        Self.end(pid)
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func end(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while waitpid(pid, nil, WNOHANG) == 0 && ContinuousClock.now < deadline { usleep(10_000) }
     }
 }

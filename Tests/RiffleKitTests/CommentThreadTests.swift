@@ -22,7 +22,7 @@ struct CommentThreadTests {
     @Test func hackerNewsNestsChildrenAndReadsHTMLAsText() throws {
         let thread = try CommentThread(JSONParser.parse(Fixture.data("hn-algolia-item.json")), rules: rules("hn"))
         #expect(outline(thread) == [
-            "tptacek: This is neat. How does it decide which array is the list of items when there's more than one?\n\nI tried it on https://api.github.com/repos/apple/swift/issues and it just worked.",
+            "tptacek: This is neat. How does it decide which array is the list of items when there's more than one?\n\nI tried it on https://api.github.com/repos/apple/swift/issues [1] and it just worked.",
             "  mkovalenko: It scores every array of objects by how much its elements look like posts: a title-ish key first, then a time, then size. The rules are one table: ItemRules.\n\n  title, headline, subject, name...",
             "    tptacek: Makes sense — thanks! <3",
             "  -: [deleted]",
@@ -52,7 +52,7 @@ struct CommentThreadTests {
     @Test func lobstersIsAFlatListWithDepths() throws {
         let thread = try CommentThread(JSONParser.parse(Fixture.data("lobsters-story.json")), rules: rules("lobsters"))
         #expect(outline(thread) == [
-            "jcs: jq still, but gron (https://github.com/tomnomnom/gron) for exploring: it makes JSON greppable.",
+            "jcs: jq still, but gron [1] for exploring: it makes JSON greppable.",
             "  alice_b: Oh, gron is clever. Does it handle 1 GB files?",
             "    jcs: It streams, so mostly yes.",
             "ミドリ: fx の対話モードが好きです 🦀",
@@ -93,6 +93,37 @@ struct CommentThreadTests {
         #expect(try rules("lobsters").page(for: item(["comments_url": "javascript:alert(1)"])) == nil)
         #expect(try rules("hn").url(for: item([:])) == nil, "no objectID")
     }
+
+    @Test func eachCommentHasItsPermalinkFromItsOwnFieldsAndTheStorys() throws {
+        let hnItem = try ItemExtractor.items(in: Fixture.data("hn-algolia.json"), itemPath: "hits")[0]
+        let hn = try CommentThread(JSONParser.parse(Fixture.data("hn-algolia-item.json")), rules: rules("hn"), item: hnItem)
+        #expect(hn.comments[0].permalink?.absoluteString == "https://news.ycombinator.com/item?id=42280788")
+        #expect(hn.comments[1].permalink?.absoluteString == "https://news.ycombinator.com/item?id=42280850")
+        let redditItem = try ItemExtractor.items(in: Fixture.data("reddit-listing.json"), itemPath: "data.children")[0]
+        let reddit = try CommentThread(JSONParser.parse(Fixture.data("reddit-comments.json")), rules: rules("reddit"), item: redditItem)
+        #expect(reddit.comments[0].permalink?.absoluteString
+            == "https://www.reddit.com/r/swift/comments/1h2k9qz/weekly_swift_questions_thread_november/lz1a2b3/")
+        let lobstersItem = try ItemExtractor.items(in: Fixture.data("lobsters.json"))[1]
+        let lobsters = try CommentThread(JSONParser.parse(Fixture.data("lobsters-story.json")), rules: rules("lobsters"), item: lobstersItem)
+        #expect(lobsters.comments[0].permalink?.absoluteString == "https://lobste.rs/c/k8dz2m")
+        // A placeholder the comment lacks is read in the story.
+        let mine = CommentRules(url: "https://x.example/{objectID}", items: "children", children: "children", text: "text",
+                                permalink: "https://x.example/s/{objectID}/c/{id}")
+        let thread = try CommentThread(["children": [["id": 7, "text": "hi"]]], rules: mine, item: hnItem)
+        #expect(thread.comments[0].permalink?.absoluteString == "https://x.example/s/42280701/c/7")
+        // And without the story, or without a template, there is none.
+        #expect(try CommentThread(JSONParser.parse(Fixture.data("hn-algolia-item.json")), rules: rules("hn")).comments[0].permalink == nil)
+        #expect(try CommentThread(["children": [["id": 7, "text": "hi"]]], rules: CommentRules(url: "https://x.example/{objectID}",
+                                  items: "children", text: "text"), item: hnItem).comments[0].permalink == nil)
+    }
+
+    @Test func aCommentsLinksAreNumberedAndResolvedAgainstTheDiscussionPage() throws {
+        let hnItem = try ItemExtractor.items(in: Fixture.data("hn-algolia.json"), itemPath: "hits")[0]
+        let answer: JSONValue = ["children": [["id": 9, "text": #"<p>See <a href="item?id=42280702">the other one</a> or <a href="https://x.example/">https://x.example/</a></p>"#]]]
+        let comment = try CommentThread(answer, rules: rules("hn"), item: hnItem).comments[0]
+        #expect(comment.text == "See the other one [1] or https://x.example/ [2]")
+        #expect(comment.links.map(\.absoluteString) == ["https://news.ycombinator.com/item?id=42280702", "https://x.example/"])
+    }
 }
 
 @Suite("The comments field of a feeds file")
@@ -111,7 +142,7 @@ struct CommentRulesFieldTests {
     @Test(arguments: [
         (#"{"text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': missing"),
         (#"{"url": "ftp://x/{id}", "text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': expected an http(s) URL with {path} placeholders into the item, got 'ftp://x/{id}'"),
-        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, expand, id, items, moderator, more, page, text, time, url)"),
+        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, expand, id, items, moderator, more, page, permalink, text, time, url)"),
         (#"{"url": "https://x.example/{id}", "text": "t", "children": "c", "depth": "d"}"#, "feeds.json: feed 'mine': field 'comments.depth': give either children (nested) or depth (a flat list), not both"),
     ] as [(String, String)])
     func aWrongCommentsFieldIsNamed(field: String, message: String) {

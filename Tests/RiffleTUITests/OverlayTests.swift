@@ -34,7 +34,7 @@ struct OverlayTests {
         state.press("?")
         // Then the help lists x for it, and o nowhere
         let lines = App.view(state).trimmedLines
-        #expect(lines.contains(" │ x                open the link                        │"))
+        #expect(lines.contains(" │ x                open the link (comment: its links)   │"))
         #expect(!lines.contains { $0.hasPrefix(" │ o ") })
         // And the keys act as listed
         state.press("q")

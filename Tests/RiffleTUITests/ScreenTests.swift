@@ -34,7 +34,8 @@ struct ScreenTests {
         for (name, state) in Self.storyScreens() {
             var copy = state, json = state, discussion = state
             #expect(copy.press("y") == [.copy("https://example.com/x", what: "link")], "y on the \(name)")
-            #expect(json.press("Y") == [.copy(#"{"id":1}"#, what: "JSON")], "Y on the \(name)")
+            // (Y in the comments copies the selected comment's permalink: `CommentLinksTests`.)
+            if name != "comments" { #expect(json.press("Y") == [.copy(#"{"id":1}"#, what: "JSON")], "Y on the \(name)") }
             #expect(discussion.press("C") == [.openDiscussion(Self.story)], "C on the \(name)")
         }
     }

@@ -53,10 +53,10 @@ struct IgnoredPageEndToEndTests {
         try session.send("n")
         // Keys are handled in order: once `?` shows the keys, both `n` were handled.
         try session.send("?")
-        #expect(await session.waitFor { session.screen().contains("copy the link") }, "\(session.screen())")
+        #expect(await session.waitFor { session.screen().contains("copy link / JSON") }, "\(session.screen())")
         #expect(!session.screen().contains("loading page"), "\(session.screen())")
         try session.send("q")
-        #expect(await session.waitFor { !session.screen().contains("copy the link") }, "\(session.screen())")
+        #expect(await session.waitFor { !session.screen().contains("copy link / JSON") }, "\(session.screen())")
         #expect(session.screen().contains(Self.reason), "the end says why: \(session.screen())")
         try session.send("q")
         #expect(await session.waitFor { session.exitStatus() != nil }, "riffle did not exit:\n\(session.screen())")

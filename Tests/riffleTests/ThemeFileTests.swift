@@ -8,7 +8,7 @@ struct ThemeFileTests {
     @Test(arguments: ThemeFile.names)
     func everyShippedThemeLoadsWithEveryRole(name: String) throws {
         let theme = try ThemeFile.load(name)
-        #expect(theme.roles.count == 15)
+        #expect(theme.roles.count == 16)
         #expect(theme.roles[.selection]?.reverse == true, "the selection must show without colour")
     }
 

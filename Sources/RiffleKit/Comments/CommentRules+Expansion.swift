@@ -75,10 +75,10 @@ extension CommentRules {
                 return name == listName ? list.prefix(expansion.batch).joined(separator: ",")
                     : stub.value(at: JSONPath(String(name.dropFirst(5))))?.scalarText
             }
-            return item.fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil)
+            return Self.value(name, of: item)
         }
         if listName == nil || !list.isEmpty {
-            guard let url = Self.expand(expansion.url, values: value) else { throw Self.unfilled(expansion.url) }
+            guard let url = Self.expand(expansion.url, lookup: value) else { throw Self.unfilled(expansion.url) }
             var rest: JSONValue?
             if let listName, list.count > expansion.batch {
                 let remaining = list.dropFirst(expansion.batch).map(JSONValue.string)
@@ -94,7 +94,7 @@ extension CommentRules {
             throw .validation(path: "comment \(index + 1)", expected: "a stub that lists its replies, or a thread URL for its parent",
                               actual: "an empty list")
         }
-        guard let url = Self.expand(template, values: value) else { throw Self.unfilled(template) }
+        guard let url = Self.expand(template, lookup: value) else { throw Self.unfilled(template) }
         return .thread(url, parent: parent)
     }
 
@@ -150,8 +150,9 @@ extension CommentThread {
     /// The replies in an answer of `morechildren` shape: a flat list whose items name their parent.
     /// Each reply goes under its parent when the parent came before it in the answer, else in the
     /// stub's place; siblings keep the answer's order; `rest` (the stub for what was not asked) comes last.
+    /// `item` is the story, as in `init(_:rules:item:)`.
     /// - Throws: `.validation` when the list is not where the rules say.
-    static func replies(in answer: JSONValue, rules: CommentRules, rest: JSONValue?) throws(RiffleError) -> Replies {
+    static func replies(in answer: JSONValue, rules: CommentRules, item: Item? = nil, rest: JSONValue?) throws(RiffleError) -> Replies {
         guard let expansion = rules.expand else { return Replies(comments: []) }
         let top = expansion.items.map { answer.value(at: $0) } ?? answer
         guard let list = top?.arrayValue else {
@@ -166,7 +167,7 @@ extension CommentThread {
         var roots: [Int] = []
         var byID: [String: Int] = [:]
         for value in list {
-            let block = try CommentThread(.array([value]), rules: each).comments
+            let block = try CommentThread(.array([value]), rules: each, item: item).comments
             guard !block.isEmpty else { continue }
             let index = blocks.count
             blocks.append(block)
@@ -188,7 +189,7 @@ extension CommentThread {
             }
             stack += children[index].reversed().map { ($0, depth + 1) }
         }
-        if let rest, let stub = try CommentThread(.array([rest]), rules: each).comments.first { comments.append(stub) }
+        if let rest, let stub = try CommentThread(.array([rest]), rules: each, item: item).comments.first { comments.append(stub) }
         return Replies(comments: comments)
     }
 

@@ -8,11 +8,18 @@ import Foundation
 /// URL from the item (`{comments_url}`). The other fields are dotted paths into the answer
 /// (`items`, where numbers index arrays: Reddit's `1.data.children`) and into each comment.
 ///
+/// `permalink` is a template too, whose placeholders are read in the comment first, then in the
+/// item (`{id}` is the comment's, `{objectID}` the story's): a comment's own page, what `Y` copies
+/// in the comment view.
+///
 /// ```swift
 /// let hn = CommentRules(url: "https://hn.algolia.com/api/v1/items/{objectID}", items: "children",
-///                       children: "children", author: "author", text: "text", time: "created_at_i")
+///                       children: "children", author: "author", text: "text", time: "created_at_i",
+///                       permalink: "https://news.ycombinator.com/item?id={id}")
 /// let item = Item(id: "42280701", title: "Show HN", details: [], url: nil, createdAt: nil, fields: ["objectID": "42280701"])
 /// hn.url(for: item)   // https://hn.algolia.com/api/v1/items/42280701
+/// let comment: JSONValue = ["id": 42280788, "author": "tptacek", "text": "<p>Neat</p>"]
+/// hn.permalink(for: comment, of: item)   // https://news.ycombinator.com/item?id=42280788
 /// ```
 public struct CommentRules: Sendable, Hashable {
     /// The URL of an item's comments (JSON).
@@ -39,6 +46,10 @@ public struct CommentRules: Sendable, Hashable {
     /// Whether a comment's author speaks as a moderator: true, or the text `moderator` or `admin`
     /// (Reddit's `data.distinguished`, Lobsters' `is_moderator`).
     public var moderator: JSONPath?
+    /// The template of a comment's own page (HN's `https://news.ycombinator.com/item?id={id}`,
+    /// Reddit's `https://www.reddit.com{data.permalink}`, Lobsters' `{short_id_url}`); nil when the
+    /// feed names none.
+    public var permalink: String?
     /// How a stub's missing replies are fetched (Reddit's `morechildren`); nil when the feed names
     /// no way, and stubs stay as they are.
     public var expand: Expansion?
@@ -46,7 +57,9 @@ public struct CommentRules: Sendable, Hashable {
     /// Rules with these paths; see each property.
     public init(url: String, page: String? = nil, items: JSONPath? = nil, children: JSONPath? = nil, author: JSONPath? = nil,
                 text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil, id: JSONPath? = nil,
-                moderator: JSONPath? = nil, expand: Expansion? = nil) {
+                moderator: JSONPath? = nil, permalink: String? = nil, expand: Expansion? = nil) {
+        self.permalink = permalink
+        self.expand = expand
         self.url = url
         self.page = page
         self.items = items
@@ -58,7 +71,6 @@ public struct CommentRules: Sendable, Hashable {
         self.more = more
         self.id = id
         self.moderator = moderator
-        self.expand = expand
     }
 
     /// The URL of `item`'s comments; nil when the item lacks a value the template needs, or the
@@ -67,6 +79,14 @@ public struct CommentRules: Sendable, Hashable {
 
     /// The discussion page of `item` for a browser; nil when the feed names none or the item lacks what it needs.
     public func page(for item: Item) -> URL? { page.flatMap { Self.expand($0, for: item) } }
+
+    /// The page of `comment` (as the answer holds it) under `item`; nil when the feed names none or
+    /// neither has what the template needs.
+    public func permalink(for comment: JSONValue, of item: Item) -> URL? {
+        permalink.flatMap { template in
+            Self.expand(template) { name in comment.value(at: JSONPath(name))?.scalarText ?? Self.value(name, of: item) }
+        }
+    }
 
     /// The placeholders of `template`, in order (`{objectID}` → `objectID`).
     static func placeholders(in template: String) -> [String] {
@@ -99,15 +119,17 @@ public struct CommentRules: Sendable, Hashable {
     /// What may go into a URL as it is: RFC 3986's unreserved characters and `/`.
     private static let pathCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
-    static func expand(_ template: String, for item: Item) -> URL? {
-        expand(template) { name in item.fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil) }
+    static func expand(_ template: String, for item: Item) -> URL? { expand(template) { value($0, of: item) } }
+
+    /// The text of placeholder `name` in `item`: the field at that path (`id` falls back to the item's id).
+    static func value(_ name: String, of item: Item) -> String? {
+        item.fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil)
     }
 
-    /// `template` with each placeholder's `value`; nil when one has none, or the result would not
-    /// be an http(s) URL on the template's host.
-    static func expand(_ template: String, values: (String) -> String?) -> URL? {
+    /// `template` with each placeholder filled by `lookup` (see `url(for:)`).
+    static func expand(_ template: String, lookup: (String) -> String?) -> URL? {
         let names = placeholders(in: template)
-        func value(_ name: String) -> String? { values(name).flatMap { $0.isEmpty ? nil : $0 } }
+        func value(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
         if names.count == 1, template == "{\(names[0])}" {
             // A whole URL from the item: used as it is, when it is one.
             guard let text = value(names[0]), let url = URL(string: text), let scheme = url.scheme?.lowercased(),

@@ -30,22 +30,33 @@ public struct CommentThread: Sendable, Equatable {
         public var id: String?
         /// Whether its author speaks as a moderator, when the API says so.
         public var isModerator: Bool
+        /// What its markup set apart (italics, code, quotes) and its links, numbered in `text`
+        /// (`MarkedText`: its `text` is `text`).
+        public var marks: [MarkedText.Mark]
+        /// Its links, in the order of their numbers in `text` ("[1]" is the first).
+        public var links: [URL]
+        /// Its own page (the rules' `permalink`), when the feed names one.
+        public var permalink: URL?
         /// For a stub, the stub as the API sent it, when the rules say how to expand it
         /// (`CommentRules.expand`): what its replies are fetched with.
         public var stub: JSONValue?
 
         /// A comment with these parts.
         public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil,
-                    id: String? = nil, isModerator: Bool = false, stub: JSONValue? = nil) {
+                    id: String? = nil, isModerator: Bool = false, marks: [MarkedText.Mark] = [], links: [URL] = [],
+                    permalink: URL? = nil, stub: JSONValue? = nil) {
+            self.stub = stub
             self.depth = depth
             self.author = author
             self.text = text
+            self.marks = marks
+            self.links = links
+            self.permalink = permalink
             self.createdAt = createdAt
             self.descendants = descendants
             self.more = more
             self.id = id
             self.isModerator = isModerator
-            self.stub = stub
         }
     }
 
@@ -59,8 +70,11 @@ public struct CommentThread: Sendable, Equatable {
     }
 
     /// The comments in `answer` as `rules` say where they are.
+    /// - Parameter item: the story they are about: its discussion page (`rules.page`) is what
+    ///   relative links resolve against, and its fields fill a permalink's placeholders the comment lacks.
     /// - Throws: `RiffleError.validation` when `rules.items` does not lead to an array.
-    public init(_ answer: JSONValue, rules: CommentRules) throws(RiffleError) {
+    public init(_ answer: JSONValue, rules: CommentRules, item: Item? = nil) throws(RiffleError) {
+        let context = Context(rules: rules, item: item, base: item.flatMap(rules.page(for:)))
         let top = rules.items.map { answer.value(at: $0) } ?? answer
         guard let list = top?.arrayValue else {
             throw .validation(path: "$" + (rules.items.map { "." + $0.description } ?? ""), expected: "an array of comments",
@@ -72,7 +86,7 @@ public struct CommentThread: Sendable, Equatable {
             var stack: [(value: JSONValue, depth: Int)] = list.reversed().map { ($0, 0) }
             while let (value, depth) = stack.popLast() {
                 let replies = rules.children.flatMap { value.value(at: $0)?.arrayValue } ?? []
-                if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: !replies.isEmpty) {
+                if let comment = Self.comment(value, depth: depth, context, hasReplies: !replies.isEmpty) {
                     comments.append(comment)
                     stack += replies.reversed().map { ($0, depth + 1) }
                 }
@@ -84,7 +98,7 @@ public struct CommentThread: Sendable, Equatable {
             for value in list {
                 let stated = rules.depth.flatMap { value.value(at: $0)?.doubleValue }.map { Int(max(0, min($0, 1e6))) } ?? 0
                 let depth = min(stated, previous + 1)
-                if let comment = Self.comment(value, depth: depth, rules: rules, hasReplies: false) {
+                if let comment = Self.comment(value, depth: depth, context, hasReplies: false) {
                     comments.append(comment)
                     previous = depth
                 }
@@ -93,14 +107,23 @@ public struct CommentThread: Sendable, Equatable {
         self.init(comments: comments)
     }
 
+    /// What every comment of a thread is read with.
+    private struct Context {
+        var rules: CommentRules
+        var item: Item?
+        /// The discussion page, which relative links resolve against.
+        var base: URL?
+    }
+
     /// One comment; nil for what is not one (not an object, or nothing to show and no replies).
-    private static func comment(_ value: JSONValue, depth: Int, rules: CommentRules, hasReplies: Bool) -> Comment? {
+    private static func comment(_ value: JSONValue, depth: Int, _ context: Context, hasReplies: Bool) -> Comment? {
         guard case .object = value else { return nil }
+        let rules = context.rules
         let author = rules.author.flatMap { name(value.value(at: $0)) }
         let time = rules.time.flatMap { value.value(at: $0) }.flatMap(Timestamp.date(from:))
         let raw = value.value(at: rules.text)?.stringValue ?? ""
-        let text = (HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let marked = MarkedText(reading: raw, base: context.base)
+        let text = marked.text
         if text.isEmpty, author == nil, let more = rules.more.flatMap({ value.value(at: $0)?.doubleValue }) {
             return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))),
                            stub: rules.expand == nil ? nil : value)
@@ -110,7 +133,9 @@ public struct CommentThread: Sendable, Equatable {
         let moderator = rules.moderator.flatMap { value.value(at: $0) }.map { flag in
             flag.boolValue ?? ["moderator", "admin"].contains(flag.stringValue?.lowercased() ?? "")
         } ?? false
-        return Comment(depth: depth, author: author, text: text.isEmpty ? "[deleted]" : text, createdAt: time, id: id, isModerator: moderator)
+        let permalink = context.item.flatMap { rules.permalink(for: value, of: $0) }
+        return Comment(depth: depth, author: author, text: text.isEmpty ? "[deleted]" : text, createdAt: time, id: id, isModerator: moderator,
+                       marks: text.isEmpty ? [] : marked.marks, links: marked.links, permalink: permalink)
     }
 
     /// An author's name: text, or the `username`/`name`/`login` of an object (older Lobsters answers).

@@ -18,7 +18,7 @@ extension PageLoader {
         // Read by the feed's rules, not a `Decodable`: the internal initializer takes the reader.
         var endpoint = Endpoint<CommentThread>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
                                                cachePolicy: policy, maxAge: 300, shape: nil,
-                                               decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules) })
+                                               decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules, item: item) })
         endpoint.envelope = .none
         do { return try await client.perform(endpoint, target: cache.target()).value } catch { throw FeedError(error) }
     }
@@ -56,10 +56,10 @@ extension PageLoader {
         switch request {
         case .replies(let target, let rest):
             url = target
-            decoding = { answer throws(RiffleError) in try CommentThread.replies(in: answer, rules: rules, rest: rest) }
+            decoding = { answer throws(RiffleError) in try CommentThread.replies(in: answer, rules: rules, item: item, rest: rest) }
         case .thread(let target, let parent):
             url = target
-            decoding = { answer throws(RiffleError) in try CommentThread.replies(of: parent, in: CommentThread(answer, rules: rules)) }
+            decoding = { answer throws(RiffleError) in try CommentThread.replies(of: parent, in: CommentThread(answer, rules: rules, item: item)) }
         }
         var endpoint = Endpoint<CommentThread.Replies>(method: .get, target: .url(url), query: [], body: nil, headers: [:], timeout: nil,
                                                        cachePolicy: policy, maxAge: 300, shape: nil,

@@ -164,21 +164,22 @@ struct FieldReader {
 
     func comments(_ value: JSONValue?) throws(FeedCatalog.Error) -> CommentRules? {
         guard let value else { return nil }
-        let object = try object(value, "comments", allowed: ["url", "page", "items", "children", "author", "text", "time", "depth", "more", "id", "moderator",
-                                                                      "expand"])
+        let object = try object(value, "comments", allowed: ["url", "page", "items", "children", "author", "text", "time", "depth", "more", "id",
+                                                                   "moderator", "permalink", "expand"])
         guard let url = try string(object, "url", in: "comments", required: true),
               let text = try string(object, "text", in: "comments", required: true) else { throw problem("comments", "missing") }
-        let page = try string(object, "page", in: "comments")
-        for (field, template) in [("url", url), ("page", page)] {
+        let page = try string(object, "page", in: "comments"), permalink = try string(object, "permalink", in: "comments")
+        for (field, template) in [("url", url), ("page", page), ("permalink", permalink)] {
             guard let template, !CommentRules.isUsable(template) else { continue }
-            throw problem("comments.\(field)", "expected an http(s) URL with {path} placeholders into the item, got '\(template)'")
+            let into = field == "permalink" ? "the comment (then the item)" : "the item"
+            throw problem("comments.\(field)", "expected an http(s) URL with {path} placeholders into \(into), got '\(template)'")
         }
         let rules = CommentRules(url: url, page: page, items: try path(object, "items", in: "comments"),
                                  children: try path(object, "children", in: "comments"), author: try path(object, "author", in: "comments"),
                                  text: JSONPath(text), time: try path(object, "time", in: "comments"),
                                  depth: try path(object, "depth", in: "comments"), more: try path(object, "more", in: "comments"),
                                  id: try path(object, "id", in: "comments"), moderator: try path(object, "moderator", in: "comments"),
-                                 expand: try expansion(object["expand"]))
+                                 permalink: permalink, expand: try expansion(object["expand"]))
         if rules.children != nil, rules.depth != nil { throw problem("comments.depth", "give either children (nested) or depth (a flat list), not both") }
         if rules.expand != nil, rules.more == nil { throw problem("comments.expand", "needs comments.more, the path that tells a stub") }
         return rules

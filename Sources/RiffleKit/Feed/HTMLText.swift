@@ -23,6 +23,22 @@ package enum HTMLText {
         return reader.run()
     }
 
+    /// `html` read as `plainText` reads it, with its marks (italics, code, quotes, preformatted
+    /// blocks) and its links left where they stand for `MarkedText` to number, not written "(url)".
+    static func marked(_ html: String) -> (text: [Unicode.Scalar], marks: [MarkedText.Mark], anchors: [MarkedText.Anchor]) {
+        var reader = Reader(Array(html.unicodeScalars))
+        reader.marking = true
+        reader.read()
+        for open in reader.openMarks.reversed() { reader.addMark(open.kind, from: open.start) }
+        return (Array(reader.out), reader.marks, reader.anchors)
+    }
+
+    /// The elements that mark their text, when read for `MarkedText`.
+    private static let markKinds: [String: MarkedText.Kind] = [
+        "i": .italic, "em": .italic, "cite": .italic, "var": .italic, "dfn": .italic,
+        "code": .code, "kbd": .code, "samp": .code, "tt": .code, "blockquote": .quote, "pre": .preformatted,
+    ]
+
     /// Whether `text` shows signs of HTML markup: a closing tag (`</p>`), a line or paragraph tag
     /// (`<br>`, `<p>`), or an element closed by `/>`. Text without them is treated as plain text,
     /// in which only character references are decoded (`decodingReferences(_:)`).
@@ -216,10 +232,23 @@ package enum HTMLText {
         /// Open links: their target and where their text starts in `out`.
         var links: [(href: String, start: Int)] = []
         var written = 0
+        /// Whether marks are recorded and links kept as anchors (`HTMLText.marked`).
+        var marking = false
+        var marks: [MarkedText.Mark] = []
+        /// Marking elements still open: their name, their mark and where their text starts.
+        var openMarks: [(name: String, kind: MarkedText.Kind, start: Int)] = []
+        var anchors: [MarkedText.Anchor] = []
+        /// Whether the last thing written was a line break inside `<pre>`.
+        var lastBreakWasPreformatted = false
 
         init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
         mutating func run() -> String {
+            read()
+            return String(out).trimmingSpaces
+        }
+
+        mutating func read() {
             while i < s.count {
                 let scalar = s[i]
                 if scalar == "<", tag() { continue }
@@ -231,7 +260,18 @@ package enum HTMLText {
                 character(scalar, fromReference: false)
                 i += 1
             }
-            return String(out).trimmingSpaces
+        }
+
+        /// A mark of `kind` over what was written since `start`, without the spaces and breaks at its ends.
+        mutating func addMark(_ kind: MarkedText.Kind, from start: Int) {
+            var lower = min(start, out.count), upper = out.count
+            let scalars = Array(out[out.index(out.startIndex, offsetBy: lower)...])
+            var head = 0, tail = scalars.count
+            while head < tail, scalars[head].properties.isWhitespace { head += 1 }
+            while tail > head, scalars[tail - 1].properties.isWhitespace { tail -= 1 }
+            upper = lower + tail
+            lower += head
+            if lower < upper { marks.append(MarkedText.Mark(kind, lower..<upper)) }
         }
 
         mutating func character(_ scalar: Unicode.Scalar, fromReference: Bool) {
@@ -243,12 +283,14 @@ package enum HTMLText {
             case " ", "\t", "\r", "\n", "\u{0C}", "\u{2028}", "\u{2029}":
                 if preformatted > 0 {
                     flush()
+                    lastBreakWasPreformatted = scalar != " " && scalar != "\t" && scalar != "\u{0C}"
                     append(scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" ? "\n" : scalar == "\r" ? "\n" : " ")
                 } else {
                     space = true
                 }
             default:
                 flush()
+                lastBreakWasPreformatted = false
                 append(HTMLText.safe(scalar))
             }
         }
@@ -258,7 +300,9 @@ package enum HTMLText {
             if written > 0 {
                 if breaks > 0 {
                     while let last = out.last, last == " " { out.removeLast(); written -= 1 }
-                    for _ in 0..<breaks { append("\n") }
+                    // A preformatted block that ended with its own line break owes one less.
+                    let ended = out.last == "\n" && lastBreakWasPreformatted ? 1 : 0
+                    for _ in 0..<max(0, breaks - ended) { append("\n") }
                 } else if space, let last = out.last, last != "\n", last != " " {
                     append(" ")
                 }
@@ -325,6 +369,13 @@ package enum HTMLText {
         }
 
         mutating func apply(_ role: Role, name: String, closing: Bool, attributes: [Unicode.Scalar]) {
+            if marking, let kind = HTMLText.markKinds[name] {
+                if !closing {
+                    openMarks.append((name, kind, written))
+                } else if let index = openMarks.lastIndex(where: { $0.name == name }) {
+                    addMark(kind, from: openMarks.remove(at: index).start)
+                }
+            }
             switch role {
             case .inline: break
             case .lineBreak:
@@ -369,6 +420,16 @@ package enum HTMLText {
         /// After a link's text: "text (url)" when the text does not already say where it goes.
         mutating func closeLink(_ link: (href: String, start: Int)) {
             let href = HTMLText.decodingReferences(link.href).trimmingSpaces
+            if marking {
+                // Numbered later (`MarkedText`), wherever it goes once resolved; a link without text shows its target.
+                guard !href.isEmpty else { return }
+                if written <= link.start || String(String.UnicodeScalarView(out.dropFirst(link.start))).trimmingSpaces.isEmpty {
+                    flush()
+                    for scalar in href.unicodeScalars { append(HTMLText.safe(scalar)) }
+                }
+                anchors.append(MarkedText.Anchor(range: min(link.start, written)..<written, href: href))
+                return
+            }
             guard href.hasPrefix("http://") || href.hasPrefix("https://") else { return }
             var textScalars = String.UnicodeScalarView()
             textScalars.append(contentsOf: out.dropFirst(min(link.start, out.count)))

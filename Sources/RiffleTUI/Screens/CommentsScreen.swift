@@ -121,6 +121,12 @@ package struct CommentsScreen: Sendable, Equatable {
         laidOut = pager.store
     }
 
+    /// The selected comment, once the thread is here; nil for a "more replies" stub.
+    var selectedComment: CommentThread.Comment? {
+        guard let comment = thread?.comments[safe: selection], comment.more == nil else { return nil }
+        return comment
+    }
+
     /// Selects `index` (a shown comment) and brings it into view.
     mutating func select(_ index: Int, size: Size) {
         selection = index
@@ -272,6 +278,22 @@ extension CommentsScreen: StackedScreen {
         case .comments:
             // c: these are the comments already.
             return []
+        case .openLink:
+            // o: the selected comment's link, or a menu of its links; the story's link when it has none.
+            guard let links = screen.selectedComment?.links, !links.isEmpty else { return nil }
+            guard links.count > 1 else { return [.open(LinkMenu.inert(links[0]))] }
+            state.screens.push(.overlay(.links(LinkMenu(links: links))))
+            return []
+        case .yankJSON:
+            // Y: the selected comment's permalink.
+            guard let thread = screen.thread, let comment = screen.selectedComment else { return nil }
+            guard let permalink = comment.permalink else {
+                App.raise(&state, thread.comments.allSatisfy { $0.permalink == nil }
+                          ? "no permalink: this feed's \"comments\" name none (a \"permalink\" template)"
+                          : "no permalink for this comment")
+                return []
+            }
+            return [.copy(LinkMenu.inert(permalink).absoluteString, what: "permalink")]
         default:
             return nil
         }
@@ -302,6 +324,8 @@ extension CommentsScreen: StackedScreen {
             facts = [commentCount == 1 ? "1 comment" : "\(commentCount) comments"]
             if !thread.comments.isEmpty { facts.insert("comment \(selection + 1)/\(thread.comments.count)", at: 0) }
             if !fresh.isEmpty { facts.append(fresh.count == 1 ? "1 new" : "\(fresh.count) new") }
+            let links = selectedComment?.links.count ?? 0
+            if links > 0 { facts.append(links == 1 ? "o its link" : "o its \(links) links") }
             facts.append("Enter folds · C page")
         } else if let failure {
             Centered(text: "\(failure)\n\nr to retry", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: list)
@@ -311,7 +335,9 @@ extension CommentsScreen: StackedScreen {
             facts = ["comments"]
         }
         let activity = isWaiting ? "loading comments" : nil
-        StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: [facts.count - 1, 0])
+        // The keys' hint goes first when space is short, then the links' count, then the position.
+        let linksHint = facts.firstIndex { $0.hasPrefix("o its") }
+        StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: [facts.count - 1] + (linksHint.map { [$0] } ?? []) + [0])
             .render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 }

@@ -7,6 +7,8 @@ package enum Overlay: Sendable, Equatable {
     case log
     /// A line typed at the bottom (search words, a feed's argument), over the status bar.
     case prompt(Prompt)
+    /// The links of a comment (`o` on one with several).
+    case links(LinkMenu)
 
     /// Whether it is a box over the middle of the screen, which the mouse does not reach through.
     package var isBox: Bool {
@@ -25,6 +27,8 @@ package enum Overlay: Sendable, Equatable {
             return []
         case .prompt(let prompt):
             return prompt.press(key, in: &state)
+        case .links(let menu):
+            return menu.press(key, in: &state)
         }
     }
 
@@ -53,6 +57,8 @@ package enum Overlay: Sendable, Equatable {
             LogOverlay(messages: state.toasts.map(\.message)).render(into: &buffer, area: area)
         case .prompt(let prompt):
             PromptBar(prompt: prompt).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        case .links(let menu):
+            menu.render(into: &buffer, area: area)
         }
     }
 }

@@ -5,6 +5,8 @@ package struct Style: Sendable, Hashable {
         case normal, header, selection, dim, accent, status, toast, error, placeholder
         /// A comment's indent guides, by depth: the colours cycle through these six.
         case depth1, depth2, depth3, depth4, depth5, depth6
+        /// Code in a comment (`<code>`, `<pre>`): plain where there are no colours.
+        case code
 
         /// The guide colour of nesting `level` (0 for a reply to a top-level comment's guide), cycling.
         package static func depth(_ level: Int) -> Role {
@@ -17,13 +19,17 @@ package struct Style: Sendable, Hashable {
     package var reverse: Bool
     package var dim: Bool
     package var underline: Bool
+    /// Slanted, where the terminal can (ncurses' `A_ITALIC`): `<i>` and `<em>` in comments.
+    package var italic: Bool
 
-    package init(_ role: Role = .normal, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
+    package init(_ role: Role = .normal, bold: Bool = false, reverse: Bool = false, dim: Bool = false, underline: Bool = false,
+                 italic: Bool = false) {
         self.role = role
         self.bold = bold
         self.reverse = reverse
         self.dim = dim
         self.underline = underline
+        self.italic = italic
     }
 
     package static let normal = Style()

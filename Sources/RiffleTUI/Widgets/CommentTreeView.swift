@@ -83,7 +83,10 @@ struct CommentDocument: BlockDocument, Sendable {
             lines.append(StyledLine(header))
             let columns = max(4, min(textWidth, width - indent))
             let wrapped = TextWrap.wrap(comment.text, width: columns, maxLines: DetailView.maxBlockLines, keepingURLs: true)
-            for line in wrapped.lines { lines.append(StyledLine(guides + Self.styled(line))) }
+            let looked = DetailView.maxBlockLines.multipliedReportingOverflow(by: columns + 1)
+            let styled = MarkedLines.styled(wrapped.lines, of: comment.text, marks: comment.marks,
+                                            looked: looked.overflow ? .max : looked.partialValue)
+            for line in styled { lines.append(StyledLine(guides + line)) }
             if wrapped.isCut {
                 lines.append(StyledLine(guides + [.init("… (cut here: the comment is \(DetailView.sizeText(comment.text.utf8.count)))",
                                                         Style(.dim, dim: true))]))
@@ -106,7 +109,7 @@ struct CommentDocument: BlockDocument, Sendable {
             for paragraph in text.split(separator: "\n", omittingEmptySubsequences: true) {
                 lines.append(StyledLine(""))
                 let wrapped = TextWrap.wrap(String(paragraph), width: columns, maxLines: DetailView.maxBlockLines, keepingURLs: true)
-                lines += wrapped.lines.map { StyledLine(Self.styled($0)) }
+                lines += MarkedLines.styled(wrapped.lines, of: String(paragraph), marks: []).map(StyledLine.init)
             }
         }
         lines.append(StyledLine(""))
@@ -116,11 +119,6 @@ struct CommentDocument: BlockDocument, Sendable {
     /// A comment's guides: one bar a level, coloured by its depth (plain where there are no colours).
     static func guides(depth: Int) -> [StyledLine.Span] {
         (0..<min(depth, maxGuides)).map { level in .init("│ ", Style(Style.Role.depth(level))) }
-    }
-
-    /// A line of comment text with its quote marked: a line that starts with "> " is drawn dim.
-    static func styled(_ line: String) -> [StyledLine.Span] {
-        line.hasPrefix(">") ? [.init(line, Style(.dim, dim: true))] : [.init(line)]
     }
 }
 

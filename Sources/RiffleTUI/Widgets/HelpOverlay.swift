@@ -46,7 +46,7 @@ package struct HelpOverlay: Sendable {
         .down: (.up, "move down / up"), .first: (.last, "first / last item"), .pageDown: (.pageUp, "a screen down / up"),
         .halfDown: (.halfUp, "half a screen down / up"), .nextPage: (.previousPage, "next / previous page"),
         .nextThread: (.previousThread, "comments: next / previous thread"),
-        .comments: (.discussion, "comments / their page in the browser"), .yankLink: (.yankJSON, "copy the link / the JSON"),
+        .comments: (.discussion, "comments / their page in the browser"), .yankLink: (.yankJSON, "copy link / JSON; comment: permalink"),
         .toggleSeen: (.markAllSeen, "seen or not / all loaded seen"), .reload: (.reloadAll, "reload page (retry) / every page"),
     ]
 
