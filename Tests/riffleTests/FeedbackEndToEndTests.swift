@@ -35,9 +35,13 @@ struct FeedbackEndToEndTests {
 
         try session.send("o")
         #expect(await session.waitFor { session.screen().contains("opened in firefox") }, "\(session.screen())")
+        // The failure shows as a toast for 3 s, then stays in the message log (`L`, drawn from the log
+        // as it grows): read it there, so a loaded machine's late poll cannot miss it.
+        try session.send("L")
         #expect(await session.waitFor { session.screen().contains("firefox exited with status 1: Error: no DISPLAY environment variable specified") },
                 "\(session.screen())")
         #expect(!session.screen().contains("more detail"), "only the first line: \(session.screen())")
+        try session.send("q")
         try await DailyEndToEndTests.quit(session)
     }
 
