@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "RiffleHTTP", dependencies: ["RiffleJSON", "CCurl"]),
         // Riffle's files under its cache folder: SQLite connections, the folder reached without following
         // links, and the one way an SQLite file is created (0600), opened and replaced.
-        .target(name: "RiffleStorage", dependencies: ["CSQLite3"]),
+        .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
+        .target(name: "RiffleStorage", dependencies: ["CSQLite3", "CXattr"]),
         .target(name: "RiffleCache", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleStorage"]),
         .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleCache", "RiffleAssets"]),
         // The reading log (seen marks, search): the app's, beside the library rather than in it.
@@ -62,7 +63,7 @@ let package = Package(
         .testTarget(name: "RiffleReadingTests", dependencies: ["RiffleReading", "RiffleKit", "RiffleStorage", "RiffleTestSupport"]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI", "RiffleReading"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "RiffleTUI", "RiffleKit"]),
-        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit"]),
+        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit", "RiffleStorage", "DemoServer"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets", "RiffleTestSupport"]),
         .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "RiffleReading", "RiffleTUI", "DemoServer", "RiffleTestSupport"]),
     ],

@@ -10,6 +10,11 @@ package protocol PageSourcing: Sendable {
     /// The page as stored, at once and from any thread, or nil: what the first frame is painted
     /// from before anything is fetched.
     func peekCachedPage(_ number: Int) -> Page?
+    /// What the index says of the pages `peekCachedPage` returned from their files' own records
+    /// since the last call, for each one it describes otherwise (`PageLoader.confirmPeekedPages`).
+    /// The loop asks right after each frame, so a page shown without the index is checked against
+    /// it before the next key is read.
+    func confirmPeekedPages() -> [PeekCorrection]
     /// Whether the feed says where its items' comments are.
     var hasComments: Bool { get }
     /// An item's comments, fetched and cached like the pages; nil when the feed has none.

@@ -119,6 +119,8 @@ struct BrowsePages: PageSourcing {
 
     func peekCachedPage(_ number: Int) -> Page? { freshStart == nil ? loader.peekCachedPage(number) : nil }
 
+    func confirmPeekedPages() -> [PeekCorrection] { loader.confirmPeekedPages() }
+
     var hasComments: Bool { loader.hasComments }
 
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? {

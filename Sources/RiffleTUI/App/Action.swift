@@ -12,6 +12,11 @@ package enum Action: Sendable, Equatable {
     case tick(Date)
     /// A `.load` effect finished.
     case pageLoaded(Page)
+    /// A page shown from its file's own record was checked against the cache's index right after
+    /// the frame, and the index describes it otherwise: `page` is the page as the index has it, nil
+    /// when the index does not vouch for the file at all (the page leaves the screen and is asked
+    /// for from the network).
+    case pageCorrected(number: Int, page: Page?)
     /// A `.load` effect failed; the toast shows the error's one-line description.
     case pageFailed(page: Int, error: FeedError)
     /// Something worth a toast that is not about a page (e.g. no program to open links with).

@@ -27,6 +27,8 @@ extension App {
         case .pageLoaded(let page):
             effects = receive(&state, page)
             effects += revealIfListed(&state)
+        case .pageCorrected(let number, let page):
+            effects = correct(&state, page: number, with: page)
         case .pageFailed(let page, let error):
             effects = fail(&state, page: page, error: error)
             effects += revealIfListed(&state)
