@@ -124,6 +124,13 @@ public struct JSONNode: Sendable, Equatable {
     /// The value with all its contents, built now.
     public var value: JSONValue { document.value(at: index) }
 
+    /// The scalar at `path` below this value, read from the tape without building the rest of the
+    /// value; nil when there is none there (or a container is).
+    package func scalar(at path: JSONPath) -> JSONValue? {
+        let index = index
+        return document.withReader { (r: TapeReader) -> JSONValue? in r.value(index, at: path).flatMap(r.scalar) }
+    }
+
     /// Same document, same place: equal without building anything.
     public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
         lhs.document === rhs.document && lhs.index == rhs.index

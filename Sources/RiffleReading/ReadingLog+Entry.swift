@@ -40,17 +40,18 @@ extension ReadingLog {
         static let textKeys = ["story_text", "selftext", "description_plain", "description", "body", "summary", "text",
                                "content", "comment_text", "excerpt", "abstract"]
 
+        static let textPaths = textKeys.map { JSONPath(components: [$0]) }
+
         static func text(of item: Item, limit: Int) -> String {
-            guard case .object(let object) = item.fields else { return "" }
-            for key in textKeys {
-                guard var raw = object[key]?.stringValue, !raw.isEmpty else { continue }
+            for path in textPaths {
+                guard var raw = item.string(at: path), !raw.isEmpty else { continue }
                 // Only a bounded prefix is read: markup and spaces rarely take more than three
                 // quarters of what a text shows.
                 if raw.utf8.count > limit * 4 + 4_096 { raw = String(raw.prefix(limit * 4 + 4_096)) }
                 let plain = HTMLText.looksLikeHTML(raw) ? HTMLText.plainText(raw) : HTMLText.decodingReferences(raw)
-                let text = plain.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = HTMLText.trimmingSpaces(plain)
                 guard !text.isEmpty, text != item.title else { continue }
-                return text.count > limit ? String(text.prefix(limit)) : text
+                return cut(text, to: limit)
             }
             return ""
         }

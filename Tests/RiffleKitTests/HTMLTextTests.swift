@@ -65,6 +65,32 @@ struct HTMLTextTests {
         #expect(HTMLText.decodingReferences("x&#27;y\u{1B}z\nw") == "x␛y␛z\nw")
     }
 
+    /// Plain text with nothing to decode is kept as it is, found by its bytes; anything with a
+    /// reference or a scalar a terminal must not get is decoded scalar by scalar, as before.
+    @Test func theByteScanSendsEveryTextThatNeedsDecodingToTheDecoder() {
+        let pieces: [String] = ["a", " ", "\n", "\t", "\r", "&", "&amp;", "&#x202E;", "\u{1B}", "\u{0}", "\u{7F}", "\u{80}", "\u{9F}",
+                                "\u{A0}", "\u{C2}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2029}", "\u{2066}", "\u{2069}",
+                                "\u{206A}", "\u{2065}", "é", "猫", "🇺🇦", "👩‍💻", "\u{FFFD}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(HTMLText.decodingReferences(text) == HTMLText.decodingEveryScalar(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        for piece in pieces {
+            #expect(HTMLText.decodingReferences("x\(piece)y") == HTMLText.decodingEveryScalar("x\(piece)y"), "\(piece.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test func spacesAreTrimmedAsFoundationTrimsThem() {
+        let pieces = ["a", " ", "\n", "\t", "\r", "\u{B}", "\u{C}", "\u{85}", "\u{A0}", "\u{2003}", "\u{2028}", "\u{3000}", "\u{200B}",
+                      "\u{FEFF}", "猫", "e\u{301}", "🇺🇦"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(HTMLText.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
     @Test(arguments: [
         ("<p>x</p>", true), ("a<br>b", true), ("a<br/>b", true), ("<b>x</b>", true), ("<img src=x />", true),
         ("<P class=a>", true), ("Vec<T>", false), ("a < b", false), ("1 </ 2", false), ("a/>b", false), ("plain", false),

@@ -70,6 +70,13 @@ package enum HTMLText {
     /// characters `plainText` also replaces): for plain text that an API HTML-escapes, such as Stack
     /// Exchange titles (`&#39;`, `&quot;`).
     package static func decodingReferences(_ text: String) -> String {
+        // Most text has nothing to decode or replace: found by its bytes, it is kept as it is.
+        guard needsDecoding(text.utf8) else { return text }
+        return decodingEveryScalar(text)
+    }
+
+    /// `decodingReferences`, scalar by scalar.
+    static func decodingEveryScalar(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var i = 0
@@ -84,6 +91,37 @@ package enum HTMLText {
             }
         }
         return String(out)
+    }
+
+    /// Whether `utf8` holds a `&` or a scalar `keepingBreaks` replaces (a C0 control other than a
+    /// line feed or tab, DEL, a C1 control, a bidirectional embedding, override or isolate), told by
+    /// its UTF-8 bytes alone.
+    static func needsDecoding(_ utf8: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "&"), 0x7F: return true
+            case 0..<0x20 where byte != 0x0A && byte != 0x09: return true
+            case 0x80...0x9F where previous == 0xC2: return true                           // U+0080–U+009F
+            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return true  // U+202A–U+202E
+            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return true  // U+2066–U+2069
+            default: break
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+
+    /// `text` without the white space (Unicode's White_Space: spaces, tabs, line breaks; and the
+    /// zero-width space) at its start and end, as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it here, looking only at the ends.
+    package static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace || scalar.value == 0x200B }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
+        return String(scalars[first...last])
     }
 
     /// `safe(scalar)`, except that line breaks and tabs stay.

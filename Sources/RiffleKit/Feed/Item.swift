@@ -44,6 +44,15 @@ public struct Item: Sendable, Equatable {
 
     /// Where `fields` lies in the page's document, when it was read from one and not replaced since:
     /// what `riffle dump` copies from, rather than building the value.
+    /// The string at `path` in the item, read without building `fields` when the item lives in a
+    /// document (as a page's items do).
+    package func string(at path: JSONPath) -> String? {
+        switch storage {
+        case .value(let value): value.value(at: path)?.stringValue
+        case .lazy(let node): node.scalar(at: path)?.stringValue
+        }
+    }
+
     package var fieldsNode: JSONNode? {
         if case .lazy(let node) = storage { node } else { nil }
     }
