@@ -142,7 +142,7 @@ struct CommentRulesFieldTests {
     @Test(arguments: [
         (#"{"text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': missing"),
         (#"{"url": "ftp://x/{id}", "text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': expected an http(s) URL with {path} placeholders into the item, got 'ftp://x/{id}'"),
-        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, id, items, moderator, more, page, permalink, text, time, url)"),
+        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, expand, id, items, moderator, more, page, permalink, text, time, url)"),
         (#"{"url": "https://x.example/{id}", "text": "t", "children": "c", "depth": "d"}"#, "feeds.json: feed 'mine': field 'comments.depth': give either children (nested) or depth (a flat list), not both"),
     ] as [(String, String)])
     func aWrongCommentsFieldIsNamed(field: String, message: String) {
