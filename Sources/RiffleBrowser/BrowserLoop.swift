@@ -241,6 +241,17 @@ extension BrowserLoop {
                         mailbox.post(.commentsFailed(item: key, error), feed: generation)
                     }
                 }
+            case .expandStub(let item, let thread, let index):
+                guard let pages = feed?.pages, thread.comments.indices.contains(index) else { return [] }
+                let key = item.readingKey, stub = thread.comments[index]
+                Task {
+                    do throws(FeedError) {
+                        let replies = try await pages.replies(toStub: index, in: thread, for: item)
+                        mailbox.post(.repliesLoaded(item: key, index: index, stub: stub, replies), feed: generation)
+                    } catch {
+                        mailbox.post(.repliesFailed(item: key, index: index, stub: stub, error), feed: generation)
+                    }
+                }
             case .noteDiscussion(let item, let newest):
                 guard let log, let reference = feed?.reference else { return [] }
                 let key = item.readingKey, mailbox = mailbox, generation = generation

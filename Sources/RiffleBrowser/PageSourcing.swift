@@ -19,6 +19,9 @@ package protocol PageSourcing: Sendable {
     var hasComments: Bool { get }
     /// An item's comments, fetched and cached like the pages; nil when the feed has none.
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
+    /// The replies the "more" stub at `stub` of `thread` stands for, fetched and cached like the
+    /// pages (`PageLoader.replies(toStub:in:for:policy:)`).
+    func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
     /// The field mapping pages are read with.
@@ -34,12 +37,19 @@ extension PageSourcing {
     package var hasComments: Bool { false }
     package func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
     package func discussionPage(for item: Item) -> URL? { nil }
+    package func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        throw .request(.validation(path: "comments.expand", expected: "a way to fetch the replies of a \"more\" stub", actual: "nothing"))
+    }
     package var fields: FieldMapping { FieldMapping() }
     package func readFields(with fields: FieldMapping) {}
     package func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? { nil }
 }
 
-extension PageLoader: PageSourcing {}
+extension PageLoader: PageSourcing {
+    package func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        try await replies(toStub: stub, in: thread, for: item, policy: .returnCacheElseLoad)
+    }
+}
 
 /// The feeds the browser can list and open: the feed list (`F`).
 package protocol FeedShelving: Sendable {

@@ -127,6 +127,10 @@ struct BrowsePages: PageSourcing {
         try await loader.comments(for: item, policy: policy)
     }
 
+    func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        try await loader.replies(toStub: stub, in: thread, for: item, policy: .returnCacheElseLoad)
+    }
+
     func discussionPage(for item: Item) -> URL? { loader.discussionPage(for: item) }
 
     var fields: FieldMapping { loader.fields }

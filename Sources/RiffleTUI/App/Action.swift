@@ -31,6 +31,11 @@ package enum Action: Sendable, Equatable {
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
     case commentsFailed(item: String, FeedError)
+    /// An `.expandStub` effect finished: the replies the stub `stub` (index `index` in the thread of
+    /// the item whose `readingKey` is `item`) stood for.
+    case repliesLoaded(item: String, index: Int, stub: CommentThread.Comment, CommentThread.Replies)
+    /// An `.expandStub` effect failed; the stub stays.
+    case repliesFailed(item: String, index: Int, stub: CommentThread.Comment, FeedError)
     /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
     /// on a first visit (nothing is new then).
     case discussionNoted(item: String, since: Date?)
