@@ -152,6 +152,15 @@ package struct JSONLineWriter {
                 run = i
                 continue
             }
+            // Non-ASCII: a run of the common sequences (CJK, accents, emoji) settled from their bytes alone.
+            var n = Self.plainSequenceLength(p, i, count)
+            if n != 0 {
+                repeat {
+                    i &+= n
+                    n = i < count ? Self.plainSequenceLength(p, i, count) : 0
+                } while n != 0
+                continue
+            }
             guard let (scalar, length) = Self.decode(p, i, count) else { return false }
             if Self.isUnsafe(scalar) {
                 flush(p, run, i)
@@ -223,6 +232,32 @@ package struct JSONLineWriter {
             v = v << 4 | UInt32(d)
         }
         return v
+    }
+
+    /// The length of the sequence at `i` when it is well-formed UTF-8 of a scalar written as it is,
+    /// told from its bytes without decoding it; 0 for ASCII, for what is not well formed, and for the
+    /// leads whose sequences need a closer look (`decode` and `isUnsafe`): C2 (the C1 controls), D8
+    /// (U+061C), E0 and ED (overlongs, surrogates), E2 80 and E2 81 (the bidirectional controls and
+    /// separators), F0 below F0 90 (overlongs) and F4 (past U+10FFFF).
+    @inline(__always) static func plainSequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> Int {
+        let b0 = p[i]
+        if b0 >= 0xE1, b0 <= 0xEF {
+            guard b0 != 0xED, i &+ 3 <= count else { return 0 }
+            let b1 = p[i &+ 1], b2 = p[i &+ 2]
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE2 || b1 >= 0x82 else { return 0 }
+            return 3
+        }
+        if b0 >= 0xC3, b0 <= 0xDF {
+            guard b0 != 0xD8, i &+ 2 <= count, p[i &+ 1] & 0xC0 == 0x80 else { return 0 }
+            return 2
+        }
+        if b0 >= 0xF0, b0 <= 0xF3 {
+            guard i &+ 4 <= count else { return 0 }
+            let b1 = p[i &+ 1]
+            guard b1 & 0xC0 == 0x80, p[i &+ 2] & 0xC0 == 0x80, p[i &+ 3] & 0xC0 == 0x80, b0 != 0xF0 || b1 >= 0x90 else { return 0 }
+            return 4
+        }
+        return 0
     }
 
     /// The scalar encoded at `i` and its length, or nil when the bytes there are not well-formed
