@@ -124,8 +124,13 @@ package struct JSONLineWriter {
         var i = 0
         var run = 0  // the first byte not yet appended
         while i < count {
-            // Eight bytes at a time while none needs a look.
-            while i &+ 8 <= count, !Self.needsLook(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i &+= 8 }
+            // Eight bytes at a time while none needs a look, then straight to the first that does.
+            while i &+ 8 <= count {
+                let look = Self.lookMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                if look == 0 { i &+= 8; continue }
+                i &+= look.trailingZeroBitCount &>> 3
+                break
+            }
             guard i < count else { break }
             let b = p[i]
             if b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\"), b != UInt8(ascii: "\"") {
@@ -133,6 +138,9 @@ package struct JSONLineWriter {
                 continue
             }
             if b == UInt8(ascii: "\\") && source {
+                // The common escapes first, as the scanner checks them (`\n`, `\u00e9`: not a surrogate).
+                if i &+ 1 < count, JSONScanner.isSimpleEscape(p[i &+ 1]) { i &+= 2; continue }
+                if i &+ 6 <= count, p[i &+ 1] == UInt8(ascii: "u"), JSONScanner.isPlainUnicodeEscape(p + (i &+ 2)) { i &+= 6; continue }
                 guard let length = Self.escapeLength(p, i, count) else { return false }
                 i &+= length
                 continue
@@ -188,7 +196,11 @@ package struct JSONLineWriter {
     }
 
     /// Whether any of the eight bytes is a control, DEL, a quote, a backslash or not ASCII.
-    @inline(__always) static func needsLook(_ w: UInt64) -> Bool {
+    @inline(__always) static func needsLook(_ w: UInt64) -> Bool { lookMask(w) != 0 }
+
+    /// The high bit of lanes that are a control, DEL, a quote, a backslash or not ASCII; exact for the
+    /// lowest such lane (a borrow only ever flags a lane above a flagged one), which is all it is used for.
+    @inline(__always) static func lookMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         // A lane below n sets its high bit in (w - n) & ~w (exact for "any lane", as used here).
         @inline(__always) func equal(_ byte: UInt64) -> UInt64 {
@@ -196,7 +208,7 @@ package struct JSONLineWriter {
             return (x &- ones) & ~x
         }
         let controls = (w &- (ones &* 0x20)) & ~w
-        return (controls | equal(0x7F) | equal(0x22) | equal(0x5C) | w) & high != 0
+        return (controls | equal(0x7F) | equal(0x22) | equal(0x5C) | w) & high
     }
 
     /// The length of the well-formed escape at `i` (a surrogate pair's two as one), or nil.
