@@ -4,7 +4,7 @@ import PackageDescription
 /// Release builds of `riffle` link the Swift runtime and Foundation statically: loading Foundation's
 /// shared libraries is most of a dynamic Swift program's start-up (about 14 ms of 18 here), and a
 /// browser should paint a cached page before anything slow happens. Nothing links libcurl: CCurl loads
-/// it on the first request. Debug builds (and the tests) stay dynamic.
+/// it on the first request. libstdc++ is linked statically too. Debug builds (and the tests) stay dynamic.
 
 let package = Package(
     name: "Riffle",
@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "RiffleHTTP", dependencies: ["RiffleJSON", "CCurl"]),
         // Riffle's files under its cache folder: SQLite connections, the folder reached without following
         // links, and the one way an SQLite file is created (0600), opened and replaced.
-        .target(name: "RiffleStorage", dependencies: ["CSQLite3"]),
+        .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
+        .target(name: "RiffleStorage", dependencies: ["CSQLite3", "CXattr"]),
         .target(name: "RiffleCache", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleStorage"]),
         .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleCache", "RiffleAssets"]),
         // The reading log (seen marks, search): the app's, beside the library rather than in it.
@@ -41,7 +42,10 @@ let package = Package(
         .target(name: "RiffleBrowser", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI"]),
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI", "RiffleBrowser", "NcursesTerminal", "DemoServer", "RiffleAssets"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(configuration: .release))]),
+                          // Linker/static-libstdc++ holds a libstdc++.so that names libstdc++.a: found first, it links the
+                          // runtime's C++ parts statically (DECISIONS.md, "libstdc++ is linked statically").
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie",
+                                                         "-L", Context.packageDirectory + "/Linker/static-libstdc++"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
         // What RiffleKit's tests run in child processes (two writers of one cache, a full disk, another
@@ -62,8 +66,9 @@ let package = Package(
         .testTarget(name: "RiffleReadingTests", dependencies: ["RiffleReading", "RiffleKit", "RiffleStorage", "RiffleTestSupport"]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI", "RiffleReading"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "RiffleTUI", "RiffleKit"]),
-        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit"]),
+        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit", "RiffleStorage", "DemoServer"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets", "RiffleTestSupport"]),
+        .testTarget(name: "riffle-benchTests", dependencies: ["riffle-bench"]),
         .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "RiffleReading", "RiffleTUI", "DemoServer", "RiffleTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -118,23 +118,40 @@ extension BrowserLoop {
         func run() -> Int32 {
             let loop = browser
             var effects = update(.start)
+            // Loads of pages the first frame shows from disk: they start once it is painted.
+            var afterPaint: [Effect] = []
             while true {
                 while !effects.isEmpty {
                     let due = effects
                     effects = []
                     for effect in due {
-                        if let answered = answerFromDisk(effect) { effects += update(answered) }
+                        if let answered = answerFromDisk(effect) {
+                            effects += update(answered)
+                            if !painted {
+                                afterPaint.append(effect)
+                                continue
+                            }
+                        }
                         effects += perform(effect)
                     }
                 }
                 if state.shouldQuit { return 0 }
                 loop.terminal.draw(App.view(state))
+                // What was painted from the files' own records is checked against the cache's index
+                // now that it is on screen, before any key is read; what the index describes otherwise
+                // is corrected in the next frame, at once.
+                let corrections = feed?.pages.confirmPeekedPages() ?? []
+                for correction in corrections { effects += update(.pageCorrected(number: correction.number, page: correction.page)) }
                 if !painted {
-                    // The reading log is opened only now: nothing of it stands before the first frame.
+                    // The reading log is opened only now, and the disk's pages are loaded (revalidated
+                    // when stale) only now: nothing of either stands before the first frame.
                     painted = true
                     log?.start()
                     openedFeed()
+                    for effect in afterPaint { effects += perform(effect) }
+                    afterPaint = []
                 }
+                if !corrections.isEmpty || !effects.isEmpty { continue }
                 if let signal = loop.terminal.takeQuitSignal() {
                     // Ctrl-C and friends end the program cleanly; 128+n is the shell's convention.
                     return signal == SIGINT ? 0 : 128 + signal
@@ -153,8 +170,9 @@ extension BrowserLoop {
         func update(_ action: Action) -> [Effect] { App.update(&state, action) }
 
         /// A page on disk is shown on the spot, so the first frame already has it: no hop through the
-        /// source's executor and the mailbox. The load still runs, and if the cache finds the page stale
-        /// its revalidated (or refetched) copy replaces this one when it arrives.
+        /// source's executor and the mailbox. The load still runs (after the first frame when it is
+        /// for the first frame), and if the cache finds the page stale its revalidated (or
+        /// refetched) copy replaces this one when it arrives.
         func answerFromDisk(_ effect: Effect) -> Action? {
             guard case .load(let page, .returnCacheElseLoad) = effect, let cached = feed?.pages.peekCachedPage(page) else { return nil }
             return .pageLoaded(cached)
@@ -221,6 +239,17 @@ extension BrowserLoop {
                         }
                     } catch {
                         mailbox.post(.commentsFailed(item: key, error), feed: generation)
+                    }
+                }
+            case .expandStub(let item, let thread, let index):
+                guard let pages = feed?.pages, thread.comments.indices.contains(index) else { return [] }
+                let key = item.readingKey, stub = thread.comments[index]
+                Task {
+                    do throws(FeedError) {
+                        let replies = try await pages.replies(toStub: index, in: thread, for: item)
+                        mailbox.post(.repliesLoaded(item: key, index: index, stub: stub, replies), feed: generation)
+                    } catch {
+                        mailbox.post(.repliesFailed(item: key, index: index, stub: stub, error), feed: generation)
                     }
                 }
             case .noteDiscussion(let item, let newest):

@@ -10,10 +10,18 @@ package protocol PageSourcing: Sendable {
     /// The page as stored, at once and from any thread, or nil: what the first frame is painted
     /// from before anything is fetched.
     func peekCachedPage(_ number: Int) -> Page?
+    /// What the index says of the pages `peekCachedPage` returned from their files' own records
+    /// since the last call, for each one it describes otherwise (`PageLoader.confirmPeekedPages`).
+    /// The loop asks right after each frame, so a page shown without the index is checked against
+    /// it before the next key is read.
+    func confirmPeekedPages() -> [PeekCorrection]
     /// Whether the feed says where its items' comments are.
     var hasComments: Bool { get }
     /// An item's comments, fetched and cached like the pages; nil when the feed has none.
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread?
+    /// The replies the "more" stub at `stub` of `thread` stands for, fetched and cached like the
+    /// pages (`PageLoader.replies(toStub:in:for:policy:)`).
+    func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies
     /// The page a browser shows for an item's discussion, when the feed names one.
     func discussionPage(for item: Item) -> URL?
     /// The field mapping pages are read with.
@@ -29,12 +37,19 @@ extension PageSourcing {
     package var hasComments: Bool { false }
     package func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? { nil }
     package func discussionPage(for item: Item) -> URL? { nil }
+    package func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        throw .request(.validation(path: "comments.expand", expected: "a way to fetch the replies of a \"more\" stub", actual: "nothing"))
+    }
     package var fields: FieldMapping { FieldMapping() }
     package func readFields(with fields: FieldMapping) {}
     package func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? { nil }
 }
 
-extension PageLoader: PageSourcing {}
+extension PageLoader: PageSourcing {
+    package func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        try await replies(toStub: stub, in: thread, for: item, policy: .returnCacheElseLoad)
+    }
+}
 
 /// The feeds the browser can list and open: the feed list (`F`).
 package protocol FeedShelving: Sendable {

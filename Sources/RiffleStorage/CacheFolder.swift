@@ -1,3 +1,4 @@
+import CXattr
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,8 @@ import Glibc
 /// - Each folder below the root is opened with `O_NOFOLLOW`, and each file too: a symbolic link is
 ///   never followed, wherever it points. (The root itself may be a link: the user chose it.)
 /// - A file is read only when `fstat` says it is a regular file of the size (and inode) the index
-///   recorded; the bytes are read from that same descriptor.
+///   recorded, or of the size the record kept on the file says (`readRecorded`); the bytes are read
+///   from that same descriptor.
 /// - Only regular files are ever deleted, one `unlinkat` each, and only names their owner claims (the
 ///   cache's `CachePath`s and temporary files, an SQLite file and its `-wal`/`-shm`); nothing is
 ///   removed recursively, and a folder only when empty.
@@ -108,6 +110,77 @@ package struct CacheFolder: Sendable {
         guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
         guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
         guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
+        guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than the index says") }
+        return .data(data, fileID: fileID)
+    }
+
+    /// The extended attribute a file's record is kept in (`prepare(_:folders:name:record:)`).
+    package static let recordAttribute = "user.riffle.entry"
+    /// Largest record kept or read: a record that does not fit is not kept (the file then has none).
+    package static let recordLimit = 4_096
+
+    /// What reading a file with its record found (`readRecorded(_:_:)`).
+    package enum RecordedRead {
+        /// The bytes and the record kept on the same file (read from one descriptor).
+        case data(Data, record: [UInt8], fileID: UInt64)
+        /// A regular file without a record (written before records were kept, or on a file system
+        /// without user extended attributes): only the index can say what it is.
+        case unrecorded
+        /// Nothing there.
+        case missing
+        /// Not a file the cache could have written: why, in words.
+        case damaged(String)
+    }
+
+    /// The bytes of `name` in `folders` with the record kept on the file (`recordAttribute`), read
+    /// from one descriptor: a regular file, reached without following links, whose size is the one
+    /// `expectedSize` reads from the record. The body is read only when the record is there and
+    /// agrees on the size.
+    package func readRecorded(_ folders: [String], _ name: String, expectedSize: ([UInt8]) -> Int?) -> RecordedRead {
+        let folder: Folder
+        switch openFolder(folders, create: false) {
+        case .success(let opened): folder = opened
+        case .failure(let failure): return failure.code == ENOENT ? .missing : .damaged("\(failure.path): \(Self.reason(failure.code))")
+        }
+        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            return code == ENOENT ? .missing : .damaged(Self.reason(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .damaged(Self.reason(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .damaged("not a regular file") }
+        var record = [UInt8](repeating: 0, count: Self.recordLimit)
+        let length = record.withUnsafeMutableBytes { fgetxattr(fd, Self.recordAttribute, $0.baseAddress, $0.count) }
+        guard length > 0 else { return .unrecorded }
+        record.removeSubrange(length...)
+        guard let size = expectedSize(record), Int(info.st_size) == size, size <= Self.readLimit else { return .unrecorded }
+        guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than its record says") }
+        return .data(data, record: record, fileID: UInt64(info.st_ino))
+    }
+
+    /// Replaces the record kept on `name` in `folders` when it is still the regular file `fileID`
+    /// (a revalidated body's new freshness); a file that is gone or another is left as it is.
+    package func replaceRecord(_ record: [UInt8], _ folders: [String], _ name: String, fileID: UInt64) {
+        guard case .success(let folder) = openFolder(folders, create: false) else { return }
+        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_ino) == fileID else { return }
+        Self.setRecord(record, on: fd)
+    }
+
+    /// Keeps `record` on the open file; one that cannot be kept (too long, a file system without
+    /// user extended attributes) is removed, so a file never keeps an older record than its index row.
+    private static func setRecord(_ record: [UInt8], on fd: Int32) {
+        let kept = record.count <= recordLimit && record.withUnsafeBytes { fsetxattr(fd, recordAttribute, $0.baseAddress, $0.count, 0) } == 0
+        if !kept { fremovexattr(fd, recordAttribute) }
+    }
+
+    /// `size` bytes from `fd`; nil when the file ends sooner.
+    private static func readAll(_ fd: Int32, size: Int) -> Data? {
         var data = Data(count: size)
         let complete = data.withUnsafeMutableBytes { raw -> Bool in
             var offset = 0
@@ -119,12 +192,14 @@ package struct CacheFolder: Sendable {
             }
             return true
         }
-        return complete ? .data(data, fileID: fileID) : .damaged("shorter than the index says")
+        return complete ? data : nil
     }
 
     /// Writes `data` under a temporary name (`temporaryName(for:)`) beside `name` in `folders`
-    /// (creating them); `PendingFile.commit` renames it into place.
-    package func prepare(_ data: Data, folders: [String], name: String) throws(StorageError) -> PendingFile {
+    /// (creating them); `PendingFile.commit` renames it into place. `record` (what the index's row
+    /// will say of the file) is kept on the file itself, as an extended attribute, when the file
+    /// system takes one.
+    package func prepare(_ data: Data, folders: [String], name: String, record: [UInt8]? = nil) throws(StorageError) -> PendingFile {
         let folder = try open(folders, create: true)
         let temporary = Self.temporaryName(for: name)
         let fd = openat(folder.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -144,6 +219,8 @@ package struct CacheFolder: Sendable {
         }
         var info = stat()
         if code == 0, fstat(fd, &info) != 0 { code = errno }
+        // The record goes on the file before it has its name, so it moves with it: never on another file.
+        if code == 0, let record { Self.setRecord(record, on: fd) }
         if close(fd) != 0, code == 0 { code = errno }
         guard code == 0 else {
             unlinkat(folder.fd, temporary, 0)

@@ -14,6 +14,14 @@ enum ChildProcess {
 
     @discardableResult
     static func run(_ argv: [String], stdout: String = "/dev/null") throws -> Outcome {
+        let pid = try start(argv, stdout: stdout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return Outcome(status: (status >> 8) & 0xFF)
+    }
+
+    /// Starts `argv` and returns at once; `exited` tells when it has ended (and reaps it).
+    static func start(_ argv: [String], stdout: String = "/dev/null") throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -31,9 +39,15 @@ enum ChildProcess {
         let spawned = argv[0].contains("/") ? posix_spawn(&pid, argv[0], &actions, nil, cArgs, cEnv)
                                             : posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv)
         guard spawned == 0 else { throw Failure(description: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
+    /// Whether the child `pid` (from `start`) has ended; once it has, it is reaped.
+    static func exited(_ pid: pid_t) -> Bool {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return Outcome(status: (status >> 8) & 0xFF)
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, WNOHANG) } while result == -1 && errno == EINTR
+        return result != 0
     }
 
     /// Whether `name` is an executable on PATH.

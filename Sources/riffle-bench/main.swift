@@ -126,6 +126,7 @@ if wanted.contains("profile") {
     if wants("decode") { try CachedPageSection().run() }
     if wants("load") { try await PageLoadSection().run() }
     if wants("process") { try await ProcessSection().run() }
+    if wants("memory") { try MemorySection().run() }
     if wants("cache") { runCacheBenchmarks() }
     if wants("draw") { DrawSection().run() }
     if wants("screens") { ScreenSection().run() }

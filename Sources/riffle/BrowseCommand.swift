@@ -119,10 +119,16 @@ struct BrowsePages: PageSourcing {
 
     func peekCachedPage(_ number: Int) -> Page? { freshStart == nil ? loader.peekCachedPage(number) : nil }
 
+    func confirmPeekedPages() -> [PeekCorrection] { loader.confirmPeekedPages() }
+
     var hasComments: Bool { loader.hasComments }
 
     func comments(for item: Item, policy: CachePolicy) async throws(FeedError) -> CommentThread? {
         try await loader.comments(for: item, policy: policy)
+    }
+
+    func replies(toStub stub: Int, in thread: CommentThread, for item: Item) async throws(FeedError) -> CommentThread.Replies {
+        try await loader.replies(toStub: stub, in: thread, for: item, policy: .returnCacheElseLoad)
     }
 
     func discussionPage(for item: Item) -> URL? { loader.discussionPage(for: item) }

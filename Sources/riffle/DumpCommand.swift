@@ -81,7 +81,7 @@ enum DumpCommand {
                             var out = JSONLineWriter()
                             for item in page.items { output.append(item, to: &out) }
                             await writer.write(out.bytes)
-                            filing.record(page.items)
+                            await filing.record(page.items)
                             // The feed ended here for a reason of riffle's (a page repeating the one before).
                             if let reason = page.endReason { warnings.add(reason) }
                         case .failure:

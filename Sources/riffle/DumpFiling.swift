@@ -5,46 +5,78 @@ import Synchronization
 
 /// What `riffle dump` printed, filed in the reading log as the browser files the pages it shows
 /// (`ReadingLog.noteOpened`, then `ReadingLog.record` per page), so `riffle search` and the browser's
-/// `S` find it and can open it again in its feed. The writes run one after another behind the dump,
-/// never holding up its output; `finish` waits for them.
+/// `S` find it and can open it again in its feed. The writes run one after another behind the dump;
+/// at most `limit` pages wait to be filed, and past that the dump waits for the log, as it waits for
+/// a slow reader of its output (`DumpWriter`): a page waiting holds its whole body and parse, so a
+/// log slower than the network (a warm dump files 10,000 items in seconds) never makes riffle hold
+/// a whole feed in memory. `finish` waits for the rest.
 final class DumpFiling: Sendable {
     private let log: ReadingLog
     private let feed: ReadingLog.FeedRef
     private let warnings: DumpWarnings
-    /// The last write asked for; each waits for the one before.
-    private let last = Mutex<Task<Void, Never>?>(nil)
+    private let writes: OrderedWork
 
     /// Files under `feed` (opened again as `name`: a URL's password hidden, as the browser files it).
-    init(feed: Feed, name: String, cacheDirectory: URL, warnings: DumpWarnings) {
+    init(feed: Feed, name: String, cacheDirectory: URL, warnings: DumpWarnings, limit: Int = 4) {
         log = ReadingLog(cacheDirectory: cacheDirectory)
         let shown = FeedResolver.isTemplate(name) ? Feed.hidingUserInfo(name) : name
         self.feed = ReadingLog.FeedRef(id: feed.id, name: shown, title: feed.name)
         self.warnings = warnings
-        enqueue { (log, feed) throws(ReadingLog.Failure) in try await log.noteOpened(feed) }
+        writes = OrderedWork(limit: limit)
+        _ = writes.enqueue(write { (log, feed) throws(ReadingLog.Failure) in try await log.noteOpened(feed) })
     }
 
-    /// Files a printed page's items.
-    func record(_ items: [Item]) {
+    /// Files a printed page's items; waits first while `limit` pages are waiting to be filed.
+    func record(_ items: [Item]) async {
         guard !items.isEmpty else { return }
-        enqueue { (log, feed) throws(ReadingLog.Failure) in try await log.record(items, feed: feed) }
+        await writes.add(write { (log, feed) throws(ReadingLog.Failure) in try await log.record(items, feed: feed) })
     }
 
     /// Waits for every write asked for.
     func finish() async {
-        await last.withLock { $0 }?.value
+        await writes.finish()
     }
 
-    private func enqueue(_ write: @escaping @Sendable (ReadingLog, ReadingLog.FeedRef) async throws(ReadingLog.Failure) -> Void) {
+    private func write(_ body: @escaping @Sendable (ReadingLog, ReadingLog.FeedRef) async throws(ReadingLog.Failure) -> Void)
+        -> @Sendable () async -> Void {
         let (log, feed, warnings) = (log, feed, warnings)
-        last.withLock { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                do throws(ReadingLog.Failure) { try await write(log, feed) } catch {
-                    // The items are printed all the same; search will not find them. Said once.
-                    warnings.add("not filed for search: \(error.description)")
-                }
+        return {
+            do throws(ReadingLog.Failure) { try await body(log, feed) } catch {
+                // The items are printed all the same; search will not find them. Said once.
+                warnings.add("not filed for search: \(error.description)")
             }
         }
+    }
+}
+
+/// Pieces of work run one after another in the order they were added, with at most `limit` of them
+/// unfinished once `add` returns: adding past that waits for the oldest to finish.
+final class OrderedWork: Sendable {
+    private let limit: Int
+    /// The pieces that may be unfinished, oldest first.
+    private let running = Mutex<[Task<Void, Never>]>([])
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Adds `work` after every piece added before; returns once at most `limit` pieces are unfinished.
+    func add(_ work: @escaping @Sendable () async -> Void) async {
+        await enqueue(work)?.value
+    }
+
+    /// Adds `work`; returns the piece the caller must wait for to be back within `limit`, if any.
+    func enqueue(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never>? {
+        running.withLock { running in
+            let previous = running.last
+            running.append(Task {
+                await previous?.value
+                await work()
+            })
+            return running.count > limit ? running.removeFirst() : nil
+        }
+    }
+
+    /// Waits for every piece added so far.
+    func finish() async {
+        await running.withLock { $0.last }?.value
     }
 }

@@ -50,6 +50,15 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 
     func peekCachedPage(_ number: Int) -> Page? { stored[number] }
 
+    /// What `confirmPeekedPages` answers, once.
+    let corrections = LockedValue<[PeekCorrection]>([])
+
+    func confirmPeekedPages() -> [PeekCorrection] {
+        let due = corrections.get()
+        corrections.set([])
+        return due
+    }
+
     /// Every load asked for so far, first one first.
     var recordedCalls: [Call] {
         condition.lock()

@@ -23,6 +23,21 @@ final class CachePageLoaderTests: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    @Test func aRevalidatedPageIsFreshInTheNextFirstFrameWithoutTheIndex() async throws {
+        _ = try await loader.load(1)
+        clock.advance(61)  // the demo server says max-age=60
+        #expect(try await loader.load(1).source == .revalidated)
+
+        // A new run's first frame reads the page file's own record: the 304 renewed it too.
+        let next = PageLoader(feed: try Feed(template: server.template), cacheDirectory: directory, transport: CurlTransport(), clock: clock.closure)
+        let page = try #require(next.peekCachedPage(1))
+        #expect(page.fetchedAt == clock.date)
+        #expect(page.freshUntil.map { $0 > clock.date } == true, "\(String(describing: page.freshUntil)) at \(clock.date)")
+        // And the index, checked after, agrees with it.
+        #expect(next.confirmPeekedPages().isEmpty)
+        #expect(next.confirmPeekedPages().isEmpty, "each page is checked once")
+    }
+
     @Test func stalePageIsRevalidatedAndItsFileKept() async throws {
         let first = try await loader.load(1)
         let file = loader.store.bodyURL(1)

@@ -61,6 +61,33 @@ struct CommentThreadTests {
         #expect(thread.comments.map(\.descendants) == [2, 1, 0, 1, 0])
     }
 
+    /// A whole answer Reddit sent (PRAW's recording of /comments/3hahrw, see Fixtures/reddit-more/README.md),
+    /// read with the reddit preset as riffle's comment view reads it.
+    @Test func aRecordedRedditThreadReadsAsAPersonSeesIt() throws {
+        let reddit = try rules("reddit")
+        let thread = try CommentThread(RedditMore.json("comments-3hahrw"), rules: reddit, item: RedditMore.item)
+        // 10 comments and 11 "load more" stubs, in the order and at the depths Reddit nests them.
+        #expect(thread.comments.count == 21)
+        #expect(thread.comments.filter { $0.more == nil }.count == 10)
+        #expect(Array(outline(thread).prefix(7)) == [
+            "johnnwho: Man I am glad there isn't someone on a drum set every time I fall over.",
+            "  Lommo97: Better than being a fat guy and getting followed around with a Tuba all day.",
+            "    mcampo84: >I have a glandular problem!",
+            "      -: (100 more)",
+            "    -: (14 more)",
+            "  -: (8 more)",
+            "frittenlord: His emotionless face...oh god, I nearly pissed myself laughing!\nThanks for brightening my monday!",
+        ])
+        #expect(thread.comments.last.map { "\($0.depth) \($0.more ?? 0)" } == "0 332", "the thread's last stub: 332 more top-level comments")
+        #expect(thread.comments[17].author == "[deleted]" && thread.comments[17].depth == 1)
+        #expect(thread.comments[0].createdAt == Date(timeIntervalSince1970: 1_439_801_151))
+        #expect(thread.comments[0].descendants == 5, "folding the first comment hides its two replies and the three stubs under it")
+        // Reddit's 2017 answer carries no permalink on comments: riffle offers none rather than a made-up one,
+        // and the discussion page comes from the story.
+        #expect(thread.comments.allSatisfy { $0.permalink == nil })
+        #expect(reddit.page(for: RedditMore.item)?.absoluteString == "https://www.reddit.com/r/funny/comments/3hahrw/ba_dum_tsss/")
+    }
+
     @Test func aDepthNeverJumpsMoreThanOneLevel() throws {
         let answer = try JSONParser.parse(Data(#"{"comments": [{"depth": 5, "comment": "a", "commenting_user": "x"}, {"depth": 9, "comment": "b", "commenting_user": "y"}]}"#.utf8))
         let thread = try CommentThread(answer, rules: rules("lobsters"))
@@ -142,7 +169,7 @@ struct CommentRulesFieldTests {
     @Test(arguments: [
         (#"{"text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': missing"),
         (#"{"url": "ftp://x/{id}", "text": "t"}"#, "feeds.json: feed 'mine': field 'comments.url': expected an http(s) URL with {path} placeholders into the item, got 'ftp://x/{id}'"),
-        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, id, items, moderator, more, page, permalink, text, time, url)"),
+        (#"{"url": "https://x.example/{id}", "text": "t", "kids": "c"}"#, "feeds.json: feed 'mine': field 'comments.kids': unknown field (expected one of author, children, depth, expand, id, items, moderator, more, page, permalink, text, time, url)"),
         (#"{"url": "https://x.example/{id}", "text": "t", "children": "c", "depth": "d"}"#, "feeds.json: feed 'mine': field 'comments.depth': give either children (nested) or depth (a flat list), not both"),
     ] as [(String, String)])
     func aWrongCommentsFieldIsNamed(field: String, message: String) {

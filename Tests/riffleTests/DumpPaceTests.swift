@@ -37,15 +37,22 @@ struct DumpPaceTests {
         while server.requestCount < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let asked = server.requests.map(\.target)
 
-        // Then every line is read.
-        var lines = 0
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let drainDeadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < drainDeadline {
-            let n = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
-            if n > 0 { lines += buffer[..<n].count(where: { $0 == UInt8(ascii: "\n") }); continue }
-            if n == 0 { break }  // riffle closed its end
-            try await Task.sleep(for: .milliseconds(2))
+        // Then every line is read, on a thread of its own with blocking reads (a poll on the shared
+        // pool could starve under load, and riffle would wait on the full pipe): riffle closing its
+        // end, or being killed at Spawn's timeout, ends the reads.
+        _ = fcntl(reader, F_SETFL, 0)
+        let lines = await withCheckedContinuation { (done: CheckedContinuation<Int, Never>) in
+            Thread {
+                var lines = 0
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { break }
+                    lines += buffer[..<n].count(where: { $0 == UInt8(ascii: "\n") })
+                }
+                done.resume(returning: lines)
+            }.start()
         }
         let result = try await run.value
 

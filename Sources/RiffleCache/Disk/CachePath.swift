@@ -83,9 +83,10 @@ extension CacheFolder {
         read(path.folders, path.name, size: size, fileID: fileID)
     }
 
-    /// Writes `data` beside `path` under a temporary name, to be committed in place.
-    func prepare(_ data: Data, for path: CachePath) throws(RiffleError) -> PendingFile {
-        do { return try prepare(data, folders: path.folders, name: path.name) } catch { throw RiffleError(error) }
+    /// Writes `data` beside `path` under a temporary name, to be committed in place, with `record`
+    /// kept on the file (see `EntryRecord`).
+    func prepare(_ data: Data, for path: CachePath, record: EntryRecord? = nil) throws(RiffleError) -> PendingFile {
+        do { return try prepare(data, folders: path.folders, name: path.name, record: record?.bytes) } catch { throw RiffleError(error) }
     }
 
     /// Deletes the file at `path` when it is a regular file.

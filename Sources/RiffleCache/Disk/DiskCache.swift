@@ -233,7 +233,9 @@ final class DiskCache: @unchecked Sendable {
         case .automatic:
             path = CachePath.body(key: entry.key)
         }
-        let file = try path.map { path throws(RiffleError) in try folder.prepare(entry.body, for: path) }
+        // A named body's file carries its row's record: the first frame trusts it without the index.
+        let record = path.map(\.isNamed) == true ? EntryRecord(entry) : nil
+        let file = try path.map { path throws(RiffleError) in try folder.prepare(entry.body, for: path, record: record) }
         return Prepared(entry: entry, path: path, file: file)
     }
 
@@ -313,13 +315,17 @@ final class DiskCache: @unchecked Sendable {
     /// when the row is still `version`. False when another connection holds the write lock.
     func renew(_ key: CacheKey, version: Int64, fetchedAt: Date, serverMaxAge: TimeInterval?, etag: String?,
                lastModified: String?, wait: Int32 = 0) throws(RiffleError) -> Bool {
-        try locked(wait: wait) { () throws in
-            try database.execute("""
+        try locked(wait: wait) { () throws -> Void in
+            let rows = try database.execute("""
                 UPDATE entries SET fetched_at = ?, last_access = ?, max_age = ?, etag = COALESCE(?, etag),
-                last_modified = COALESCE(?, last_modified) WHERE key = ? AND version = ?
+                last_modified = COALESCE(?, last_modified) WHERE key = ? AND version = ? RETURNING \(Self.columns)
                 """, [.real(fetchedAt.timeIntervalSince1970), .real(fetchedAt.timeIntervalSince1970),
                       serverMaxAge.map(SQLiteValue.real) ?? .null, etag.map(SQLiteValue.text) ?? .null,
                       lastModified.map(SQLiteValue.text) ?? .null, .text(key.id), .int(version)])
+            // The file's record says what the row now says, so the next first frame shows it fresh.
+            if let row = rows.first.map(Row.init), let path = row.path.flatMap(CachePath.init), path.isNamed, let fileID = row.fileID {
+                folder.replaceRecord(EntryRecord(row).bytes, path.folders, path.name, fileID: fileID)
+            }
         } != nil
     }
 

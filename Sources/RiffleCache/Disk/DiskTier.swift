@@ -115,6 +115,36 @@ extension ResponseCache {
                               lastModified: entry.lastModified, serverMaxAge: entry.serverMaxAge, note: entry.note)
         }
 
+        /// The body kept at `path` with the record kept on its file (`EntryRecord`), read without
+        /// opening the index: what the first frame is painted from. `.unrecorded` when the file has
+        /// no record the cache can read (then only `body(named:)` can say what it is); nil when
+        /// absent, not a regular file, or when there is no index at all. Whose answer it is (the
+        /// record's key) is for the caller to check, and `confirms(named:_:)` checks it all against
+        /// the index once the frame is painted.
+        package func recordedBody(named path: String) -> Recorded? {
+            // Without an index (lost, or removed by hand) a file is nobody's: not trusted, whatever it carries.
+            guard let path = CachePath(path), path.isNamed, access(tier.indexPath, F_OK) == 0 else { return nil }
+            switch CacheFolder(root: tier.directory).readRecorded(path.folders, path.name, expectedSize: EntryRecord.size(of:)) {
+            case .data(let data, let bytes, let fileID):
+                guard let record = EntryRecord(bytes: bytes) else { return .unrecorded }
+                let body = StoredBody(key: record.key, body: data, status: record.status, fetchedAt: Date(timeIntervalSince1970: record.fetchedAt),
+                                      etag: record.etag, lastModified: record.lastModified, serverMaxAge: record.maxAge, note: record.note)
+                return .body(body, RecordCheck(record: record, fileID: fileID))
+            case .unrecorded:
+                return .unrecorded
+            case .missing, .damaged:
+                return nil
+            }
+        }
+
+        /// Whether the index's row for `path` still describes the body `check` was read with: the same
+        /// store of the same request, as fresh, in the same file. False when the index cannot be
+        /// read, has no row or says otherwise.
+        package func confirms(named path: String, _ check: RecordCheck) -> Bool {
+            guard let path = CachePath(path), let row = tier.forReading()?.row(at: path) else { return false }
+            return check.record.matches(row, fileID: check.fileID)
+        }
+
         /// What the index records of the body at `path`, without reading the file (`body` is nil).
         package func record(named path: String) -> StoredBody? {
             guard let path = CachePath(path), let row = tier.forReading()?.row(at: path) else { return nil }
@@ -130,6 +160,20 @@ extension ResponseCache {
 
     /// Reads of named bodies without the actor (see `Reader`).
     package nonisolated var reader: Reader { Reader(tier: tier) }
+}
+
+/// A body read with the record kept on its file (`ResponseCache.Reader.recordedBody(named:)`).
+package enum Recorded: Sendable {
+    /// The body as its record describes it, and what to check against the index later.
+    case body(StoredBody, RecordCheck)
+    /// A file without a record the cache can read: only the index can say what it is.
+    case unrecorded
+}
+
+/// What a body was read with, to check against the index's row (`ResponseCache.Reader.confirms`).
+package struct RecordCheck: Sendable, Equatable {
+    let record: EntryRecord
+    let fileID: UInt64
 }
 
 /// A body kept under a name its owner gave, with what the cache's index records of it.

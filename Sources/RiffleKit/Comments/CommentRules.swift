@@ -50,12 +50,16 @@ public struct CommentRules: Sendable, Hashable {
     /// Reddit's `https://www.reddit.com{data.permalink}`, Lobsters' `{short_id_url}`); nil when the
     /// feed names none.
     public var permalink: String?
+    /// How a stub's missing replies are fetched (Reddit's `morechildren`); nil when the feed names
+    /// no way, and stubs stay as they are.
+    public var expand: Expansion?
 
     /// Rules with these paths; see each property.
     public init(url: String, page: String? = nil, items: JSONPath? = nil, children: JSONPath? = nil, author: JSONPath? = nil,
                 text: JSONPath, time: JSONPath? = nil, depth: JSONPath? = nil, more: JSONPath? = nil, id: JSONPath? = nil,
-                moderator: JSONPath? = nil, permalink: String? = nil) {
+                moderator: JSONPath? = nil, permalink: String? = nil, expand: Expansion? = nil) {
         self.permalink = permalink
+        self.expand = expand
         self.url = url
         self.page = page
         self.items = items
@@ -118,12 +122,12 @@ public struct CommentRules: Sendable, Hashable {
     static func expand(_ template: String, for item: Item) -> URL? { expand(template) { value($0, of: item) } }
 
     /// The text of placeholder `name` in `item`: the field at that path (`id` falls back to the item's id).
-    private static func value(_ name: String, of item: Item) -> String? {
+    static func value(_ name: String, of item: Item) -> String? {
         item.fields.value(at: JSONPath(name))?.scalarText ?? (name == "id" ? item.id : nil)
     }
 
     /// `template` with each placeholder filled by `lookup` (see `url(for:)`).
-    private static func expand(_ template: String, lookup: (String) -> String?) -> URL? {
+    static func expand(_ template: String, lookup: (String) -> String?) -> URL? {
         let names = placeholders(in: template)
         func value(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
         if names.count == 1, template == "{\(names[0])}" {

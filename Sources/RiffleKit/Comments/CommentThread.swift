@@ -37,11 +37,15 @@ public struct CommentThread: Sendable, Equatable {
         public var links: [URL]
         /// Its own page (the rules' `permalink`), when the feed names one.
         public var permalink: URL?
+        /// For a stub, the stub as the API sent it, when the rules say how to expand it
+        /// (`CommentRules.expand`): what its replies are fetched with.
+        public var stub: JSONValue?
 
         /// A comment with these parts.
         public init(depth: Int, author: String?, text: String, createdAt: Date?, descendants: Int = 0, more: Int? = nil,
                     id: String? = nil, isModerator: Bool = false, marks: [MarkedText.Mark] = [], links: [URL] = [],
-                    permalink: URL? = nil) {
+                    permalink: URL? = nil, stub: JSONValue? = nil) {
+            self.stub = stub
             self.depth = depth
             self.author = author
             self.text = text
@@ -121,7 +125,8 @@ public struct CommentThread: Sendable, Equatable {
         let marked = MarkedText(reading: raw, base: context.base)
         let text = marked.text
         if text.isEmpty, author == nil, let more = rules.more.flatMap({ value.value(at: $0)?.doubleValue }) {
-            return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))))
+            return Comment(depth: depth, author: nil, text: "", createdAt: nil, more: Int(max(0, min(more, 1e9))),
+                           stub: rules.expand == nil ? nil : value)
         }
         guard !text.isEmpty || author != nil || hasReplies else { return nil }
         let id = rules.id.flatMap { value.value(at: $0)?.scalarText }.map(DisplayText.line).flatMap { $0.isEmpty ? nil : $0 }

@@ -165,7 +165,7 @@ struct FieldReader {
     func comments(_ value: JSONValue?) throws(FeedCatalog.Error) -> CommentRules? {
         guard let value else { return nil }
         let object = try object(value, "comments", allowed: ["url", "page", "items", "children", "author", "text", "time", "depth", "more", "id",
-                                                                   "moderator", "permalink"])
+                                                                   "moderator", "permalink", "expand"])
         guard let url = try string(object, "url", in: "comments", required: true),
               let text = try string(object, "text", in: "comments", required: true) else { throw problem("comments", "missing") }
         let page = try string(object, "page", in: "comments"), permalink = try string(object, "permalink", in: "comments")
@@ -179,9 +179,31 @@ struct FieldReader {
                                  text: JSONPath(text), time: try path(object, "time", in: "comments"),
                                  depth: try path(object, "depth", in: "comments"), more: try path(object, "more", in: "comments"),
                                  id: try path(object, "id", in: "comments"), moderator: try path(object, "moderator", in: "comments"),
-                                 permalink: permalink)
+                                 permalink: permalink, expand: try expansion(object["expand"]))
         if rules.children != nil, rules.depth != nil { throw problem("comments.depth", "give either children (nested) or depth (a flat list), not both") }
+        if rules.expand != nil, rules.more == nil { throw problem("comments.expand", "needs comments.more, the path that tells a stub") }
         return rules
+    }
+
+    /// How "more" stubs are expanded (`comments.expand`).
+    func expansion(_ value: JSONValue?) throws(FeedCatalog.Error) -> CommentRules.Expansion? {
+        guard let value else { return nil }
+        let object = try object(value, "comments.expand", allowed: ["url", "thread", "items", "parent", "batch"])
+        guard let url = try string(object, "url", in: "comments.expand", required: true),
+              let parent = try path(object, "parent", in: "comments.expand", required: true) else { throw problem("comments.expand", "missing") }
+        let thread = try string(object, "thread", in: "comments.expand")
+        for (field, template) in [("url", url), ("thread", thread)] {
+            guard let template, !CommentRules.isUsable(template) else { continue }
+            throw problem("comments.expand.\(field)", "expected an http(s) URL with {path} placeholders (the stub's {stub.PATH}, {parent}), got '\(template)'")
+        }
+        var batch = 100
+        if let entry = object["batch"] {
+            guard let number = entry.doubleValue, number == number.rounded(), number >= 1, number < 1e6 else {
+                throw problem("comments.expand.batch", "expected a whole number ≥ 1, got \(entry.scalarText ?? entry.kind)")
+            }
+            batch = Int(number)
+        }
+        return CommentRules.Expansion(url: url, thread: thread, items: try path(object, "items", in: "comments.expand"), parent: parent, batch: batch)
     }
 
     /// Seconds as a number, or text such as "90s", "15m", "2h", "1d".

@@ -68,6 +68,9 @@ public actor PageLoader {
     private nonisolated let limit: ConcurrencyLimit
     /// The mapping pages are read with when the browser's field picker changed it; nil: the feed's.
     private nonisolated let chosenFields = Mutex<FieldMapping?>(nil)
+    /// Pages peeked from their files' own records and not yet checked against the index
+    /// (`confirmPeekedPages`), with what each was read as.
+    private nonisolated let unconfirmed = Mutex<[Int: RecordCheck]>([:])
     /// Origins other than the feed's that pages were fetched from, each logged once.
     private nonisolated let foreignOrigins = Mutex<Set<Origin>>([])
     /// Loads that joined a fetch already in flight instead of starting their own (for tests).
@@ -155,9 +158,42 @@ public actor PageLoader {
     /// The page on disk without touching the loader's state, or nil (also when the file does not
     /// parse). Callable from any thread: a browser paints its first frame from it without waiting
     /// for the actor.
+    ///
+    /// The page is trusted by the record its file carries (whose request it answers, how fresh it
+    /// is, its size), without opening the cache's index; a file without one is looked up in the
+    /// index as before. A page stored for other credentials (another cache key) is nil either way.
+    /// What was read from a record is checked against the index by `confirmPeekedPages`, which a
+    /// caller runs once what it painted is on screen.
     public nonisolated func peekCachedPage(_ number: Int) -> Page? {
-        guard let stored = storedOnDisk(number), let page = try? page(number, stored: stored) else { return nil }
-        return endingRepeatNow(page)
+        switch store.recorded(number, in: cache.reader) {
+        case .page(let stored, let check)?:
+            guard let url = pageURL(number), let request = try? pageRequest(number, url: url), stored.key == CacheKey(request),
+                  let page = try? page(number, stored: stored) else { return nil }
+            unconfirmed.withLock { $0[number] = check }
+            return endingRepeatNow(page)
+        case .unrecorded?:
+            guard let stored = storedOnDisk(number), let page = try? page(number, stored: stored) else { return nil }
+            return endingRepeatNow(page)
+        case nil:
+            return nil
+        }
+    }
+
+    /// What the index says of the pages `peekCachedPage` read from their files' own records since
+    /// the last call: nothing for a page it describes as it was read; otherwise the page as the index
+    /// has it (`.corrected`), or nil when the index does not vouch for it at all (another
+    /// request's or credentials' answer, a file it does not name, no row): such a page must leave
+    /// the screen. Opens the index; callable from any thread.
+    package nonisolated func confirmPeekedPages() -> [PeekCorrection] {
+        let peeked = unconfirmed.withLock { peeked in
+            defer { peeked.removeAll() }
+            return peeked
+        }
+        return peeked.sorted { $0.key < $1.key }.compactMap { number, check in
+            guard !store.confirms(number, check, in: cache.reader) else { return nil }
+            let page = storedOnDisk(number).flatMap { try? self.page(number, stored: $0) }.map(endingRepeatNow)
+            return PeekCorrection(number: number, page: page)
+        }
     }
 
     /// The page on disk, or nil. A stored file that no longer parses is removed and logged: a miss, never a crash.
@@ -283,5 +319,19 @@ public actor PageLoader {
         // Checked on the tape by `parse` for 2xx pages; the client reads it from error answers.
         endpoint.envelope = feed.envelope.map { .rule($0) } ?? .none
         return endpoint
+    }
+}
+
+/// A page painted from its file's own record that the index described otherwise
+/// (`PageLoader.confirmPeekedPages`).
+package struct PeekCorrection: Sendable {
+    /// The page's number.
+    package var number: Int
+    /// The page as the index has it; nil when the index does not vouch for the file at all.
+    package var page: Page?
+
+    package init(number: Int, page: Page?) {
+        self.number = number
+        self.page = page
     }
 }

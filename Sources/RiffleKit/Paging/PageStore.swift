@@ -112,6 +112,33 @@ package struct PageStore: Sendable {
                       key: entry.key, serverMaxAge: entry.serverMaxAge)
     }
 
+    /// What reading `page` with the record kept on its file found (`ResponseCache.Reader.recordedBody`).
+    enum RecordedRead {
+        /// The page as its file's record describes it, and the check to make against the index later.
+        case page(Stored, RecordCheck)
+        /// A file without a record: only the index can say what it is.
+        case unrecorded
+    }
+
+    /// `page` from its file and the record kept on it, without the index; nil when absent.
+    func recorded(_ page: Int, in reader: ResponseCache.Reader) -> RecordedRead? {
+        switch reader.recordedBody(named: relativePath(page)) {
+        case .body(let entry, let check)?:
+            guard let data = entry.body else { return .unrecorded }
+            let stored = Stored(data: data, metadata: Self.metadata(entry.note, fetchedAt: entry.fetchedAt, status: entry.status,
+                                                                    etag: entry.etag, lastModified: entry.lastModified),
+                                key: entry.key, serverMaxAge: entry.serverMaxAge)
+            return .page(stored, check)
+        case .unrecorded?: return .unrecorded
+        case nil: return nil
+        }
+    }
+
+    /// Whether the index still describes `page` as `check` says it was read.
+    func confirms(_ page: Int, _ check: RecordCheck, in reader: ResponseCache.Reader) -> Bool {
+        reader.confirms(named: relativePath(page), check)
+    }
+
     /// `page`'s bytes and metadata as the cache keeps them, through `reader`; nil when not stored.
     package func read(_ page: Int, in reader: ResponseCache.Reader) -> (data: Data, metadata: Metadata?)? {
         stored(page, in: reader).map { ($0.data, $0.metadata) }

@@ -12,6 +12,11 @@ package enum Action: Sendable, Equatable {
     case tick(Date)
     /// A `.load` effect finished.
     case pageLoaded(Page)
+    /// A page shown from its file's own record was checked against the cache's index right after
+    /// the frame, and the index describes it otherwise: `page` is the page as the index has it, nil
+    /// when the index does not vouch for the file at all (the page leaves the screen and is asked
+    /// for from the network).
+    case pageCorrected(number: Int, page: Page?)
     /// A `.load` effect failed; the toast shows the error's one-line description.
     case pageFailed(page: Int, error: FeedError)
     /// Something worth a toast that is not about a page (e.g. no program to open links with).
@@ -26,6 +31,11 @@ package enum Action: Sendable, Equatable {
     case commentsLoaded(item: String, CommentThread)
     /// A `.loadComments` effect failed.
     case commentsFailed(item: String, FeedError)
+    /// An `.expandStub` effect finished: the replies the stub `stub` (index `index` in the thread of
+    /// the item whose `readingKey` is `item`) stood for.
+    case repliesLoaded(item: String, index: Int, stub: CommentThread.Comment, CommentThread.Replies)
+    /// An `.expandStub` effect failed; the stub stays.
+    case repliesFailed(item: String, index: Int, stub: CommentThread.Comment, FeedError)
     /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
     /// on a first visit (nothing is new then).
     case discussionNoted(item: String, since: Date?)

@@ -127,6 +127,27 @@ extension App {
         return record + continueUnseenSearch(&state)
     }
 
+    /// A page painted from its file's record that the index described otherwise: shown as the index
+    /// has it, in place; or, when the index does not vouch for the file (another request's answer, a
+    /// file it does not name), taken off the screen with the pages after it and asked for from the
+    /// network, never from that file again.
+    static func correct(_ state: inout AppState, page number: Int, with page: Page?) -> [Effect] {
+        guard let k = state.list.pages.position(of: number) else { return [] }
+        if let page {
+            noteSource(&state, page)
+            replace(&state, at: k, with: LoadedPage(page), merging: false)
+            return []
+        }
+        state.list.removePages(from: k)
+        state.feed.paging.requests.removeAll { $0.page >= number && $0.purpose == .append }
+        state.feed.paging.endOfFeed = false
+        state.feed.paging.endReason = nil
+        state.feed.paging.pendingJump = nil
+        state.list.selection = min(state.list.selection, max(0, state.list.rows.count - 1))
+        keepSelectionVisible(&state)
+        return send(&state, PageLoad(page: number, policy: .reloadIgnoringCache, purpose: .append))
+    }
+
     /// A page from the network means we are online; a stale one means the network failed and the
     /// cache answered instead, which the user should know, with the page's age.
     static func noteSource(_ state: inout AppState, _ page: Page) {

@@ -27,6 +27,8 @@ extension App {
         case .pageLoaded(let page):
             effects = receive(&state, page)
             effects += revealIfListed(&state)
+        case .pageCorrected(let number, let page):
+            effects = correct(&state, page: number, with: page)
         case .pageFailed(let page, let error):
             effects = fail(&state, page: page, error: error)
             effects += revealIfListed(&state)
@@ -50,6 +52,12 @@ extension App {
             effects = []
         case .commentsFailed(let key, let error):
             effects = CommentsScreen.receive(.failure(error), forItem: key, in: &state)
+        case .repliesLoaded(let key, let index, let stub, let replies):
+            CommentsScreen.receive(.success(replies), stub: stub, at: index, forItem: key, in: &state)
+            effects = []
+        case .repliesFailed(let key, let index, let stub, let error):
+            CommentsScreen.receive(.failure(error), stub: stub, at: index, forItem: key, in: &state)
+            effects = []
         case .searched(let query, let matches):
             SearchScreen.receive(matches, failure: nil, forQuery: query, in: &state)
             effects = []

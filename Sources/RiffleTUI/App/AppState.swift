@@ -95,7 +95,10 @@ extension AppState {
     var isRefreshingFeeds: Bool { !(screens.shown(as: FeedsScreen.self)?.refreshing.isEmpty ?? true) }
 
     /// Whether the comments screen is waiting for its thread (its spinner turns).
-    var isWaitingForComments: Bool { screens.shown(as: CommentsScreen.self)?.isWaiting ?? false }
+    var isWaitingForComments: Bool {
+        guard let screen = screens.shown(as: CommentsScreen.self) else { return false }
+        return screen.isWaiting || !screen.expanding.isEmpty
+    }
 
     /// The toasts to draw now, oldest first, at most `Toast.maxVisible` (the newest).
     package var visibleToasts: [Toast] {

@@ -49,7 +49,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .halfUp: "half a screen up"
         case .nextPage: "next page"
         case .previousPage: "previous page"
-        case .open: "item / fold / result's feed"
+        case .open: "item / fold, load more / result"
         case .nextThread: "comments: next top-level comment"
         case .previousThread: "comments: previous top-level comment"
         case .previousNew: "comments: previous new comment"

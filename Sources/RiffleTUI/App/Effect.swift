@@ -26,6 +26,9 @@ package enum Effect: Sendable, Equatable {
     case refreshFeeds([FeedEntry])
     /// Load an item's comments; answer with `.commentsLoaded` or `.commentsFailed`.
     case loadComments(Item, policy: CachePolicy)
+    /// Fetch the replies the "more" stub at `index` of `thread` (`item`'s comments) stands for;
+    /// answer with `.repliesLoaded` or `.repliesFailed`.
+    case expandStub(Item, thread: CommentThread, index: Int)
     /// Note in the reading log a visit to `item`'s discussion whose newest comment was written at
     /// `newest`; answer with `.discussionNoted` (what the visit before saw).
     case noteDiscussion(Item, newest: Date?)

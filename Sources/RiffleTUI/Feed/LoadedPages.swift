@@ -18,6 +18,12 @@ package struct LoadedPages: Sendable, Equatable {
         revision.bump()
     }
 
+    /// Removes the page at `position` (an index in `all`) and every page after it: the pages stay consecutive.
+    package mutating func removeAll(from position: Int) {
+        all.removeSubrange(position...)
+        revision.bump()
+    }
+
     /// Puts `page` in place of the page at `position` (an index in `all`).
     package mutating func replace(at position: Int, with page: LoadedPage) {
         all[position] = page

@@ -4,7 +4,8 @@ import RiffleKit
 /// One item's comments, made for reading (`c`): the story's own text first, then each comment with
 /// indent guides coloured by depth, its author (OP, mod), its text at the reading width. j and k move
 /// from comment to comment, `]` and `[` from one top-level comment to the next, Enter folds a
-/// comment's replies away, r reloads the thread. The item commands act on the story.
+/// comment's replies away (on a "more replies" stub it loads them, in its place), r reloads the
+/// thread. The item commands act on the story.
 ///
 /// Only the comments on screen are laid out (`BlockPager`, `CommentDocument`), kept while near and
 /// made again when the width, the folds or the thread change: a thread of a million comments costs
@@ -20,6 +21,8 @@ package struct CommentsScreen: Sendable, Equatable {
     package private(set) var folded: Set<Int> = []
     /// Comments (indices) new since the last visit.
     package private(set) var fresh: Set<Int> = []
+    /// "More replies" stubs (indices) whose replies are on their way.
+    package private(set) var expanding: Set<Int> = []
     /// The newest comment's time at the last visit (from the reading log); nil before it answers,
     /// and on a first visit.
     package private(set) var since: Date?
@@ -49,7 +52,7 @@ package struct CommentsScreen: Sendable, Equatable {
 
     var document: CommentDocument {
         CommentDocument(thread: thread ?? CommentThread(comments: []), folded: folded, story: story, storyAuthor: item.author,
-                        textWidth: textWidth, fresh: fresh, commentCount: commentCount)
+                        textWidth: textWidth, fresh: fresh, commentCount: commentCount, expanding: expanding)
     }
 
     private func pager(_ size: Size) -> BlockPager<CommentDocument> {
@@ -68,6 +71,7 @@ package struct CommentsScreen: Sendable, Equatable {
         failure = nil
         commentCount = thread.comments.reduce(0) { $0 + ($1.more == nil ? 1 : 0) }
         markFresh()
+        expanding = []
         if !reloaded || selection >= thread.comments.count {
             folded = []
             selection = 0
@@ -89,6 +93,43 @@ package struct CommentsScreen: Sendable, Equatable {
     private mutating func markFresh() {
         guard let since, let thread else { return }
         fresh = Set(thread.comments.indices.lazy.filter { thread.comments[$0].createdAt.map { $0 > since } ?? false })
+    }
+
+    /// On a "more replies" stub, asks for its replies (once; a toast when the feed says no way);
+    /// nil when the selection is not a stub.
+    mutating func expandSelectedStub(in state: inout AppState) -> [Effect]? {
+        guard let thread, let comment = thread.comments[safe: selection], comment.more != nil else { return nil }
+        guard !expanding.contains(selection) else { return [] }
+        guard comment.stub != nil else {
+            App.raise(&state, "this feed does not say how to load more replies (C opens the page)")
+            return []
+        }
+        expanding.insert(selection)
+        revision.bump()
+        return [.expandStub(item, thread: thread, index: selection)]
+    }
+
+    /// Puts the replies that came for the stub at `index` in its place: the selection goes to the
+    /// first of them when it was on the stub, and everything after moves down with its folds.
+    mutating func receive(_ replies: CommentThread.Replies, at index: Int) {
+        guard let thread else { return }
+        let delta = replies.comments.count - 1
+        func moved(_ i: Int) -> Int { i > index ? i + delta : i }
+        self.thread = thread.replacing(stub: index, with: replies)
+        folded = Set(folded.filter { $0 != index }.map(moved))
+        expanding = Set(expanding.filter { $0 != index }.map(moved))
+        if selection > index { selection += delta }
+        selection = min(selection, max(0, (self.thread?.comments.count ?? 1) - 1))
+        if top.block > index + 1 { top.block += delta } else if top.block == index + 1 { top.line = 0 }
+        commentCount = self.thread?.comments.reduce(0) { $0 + ($1.more == nil ? 1 : 0) } ?? 0
+        markFresh()
+        revision.bump()
+    }
+
+    /// The stub at `index` is not being loaded any more (its replies failed to come).
+    mutating func stopExpanding(_ index: Int) {
+        expanding.remove(index)
+        revision.bump()
     }
 
     /// Folds the selected comment's replies away, or brings them back.
@@ -162,6 +203,26 @@ package struct CommentsScreen: Sendable, Equatable {
         if screen.top.block > 0 { screen.showSelection(size: state.size) }
         state.screens.shown = .comments(screen)
         return effects
+    }
+
+    /// The replies of a stub (or why they did not come), for the comments screen when it is shown
+    /// for that item and the stub is still where it was (a reload in between drops them).
+    static func receive(_ result: Result<CommentThread.Replies, FeedError>, stub: CommentThread.Comment, at index: Int, forItem key: String,
+                        in state: inout AppState) {
+        guard var screen = state.screens.shown(as: CommentsScreen.self), screen.item.readingKey == key,
+              screen.thread?.comments[safe: index] == stub, screen.expanding.contains(index) else { return }
+        switch result {
+        case .success(let replies):
+            screen.receive(replies, at: index)
+            if replies.comments.isEmpty { App.raise(&state, "no more replies: the site sent none") }
+            screen.settle(size: state.size)
+            screen.showSelection(size: state.size)
+        case .failure(let error):
+            screen.stopExpanding(index)
+            App.raise(&state, "more replies: \(error)")
+            screen.settle(size: state.size)
+        }
+        state.screens.shown = .comments(screen)
     }
 
     /// What the last visit saw, for the comments screen when it is shown for that item.
@@ -269,7 +330,12 @@ extension CommentsScreen: StackedScreen {
             state.screens.shown = .comments(screen)
             return []
         case .open:
-            // Enter folds a comment's replies away, or brings them back.
+            // Enter on a "more replies" stub loads them; on a comment it folds its replies away, or brings them back.
+            if let effects = screen.expandSelectedStub(in: &state) {
+                screen.settle(size: size)
+                state.screens.shown = .comments(screen)
+                return effects
+            }
             screen.toggleFold()
         case .reload:
             screen.failure = nil
@@ -315,7 +381,8 @@ extension CommentsScreen: StackedScreen {
             var pager = pager(state.size)
             let shown = pager.screen(from: top)
             let document = document
-            CommentTreeView(shown: shown, document: document, selection: thread.comments.isEmpty ? -1 : selection, now: state.now)
+            CommentTreeView(shown: shown, document: document, selection: thread.comments.isEmpty ? -1 : selection, now: state.now,
+                            spinnerFrame: state.spinnerFrame)
                 .render(into: &buffer, area: list)
             if thread.comments.isEmpty, shown.count < list.height {
                 Centered(text: "no comments yet", style: Style(.placeholder, dim: true), margin: 1)
@@ -326,7 +393,7 @@ extension CommentsScreen: StackedScreen {
             if !fresh.isEmpty { facts.append(fresh.count == 1 ? "1 new" : "\(fresh.count) new") }
             let links = selectedComment?.links.count ?? 0
             if links > 0 { facts.append(links == 1 ? "o its link" : "o its \(links) links") }
-            facts.append("Enter folds · C page")
+            facts.append(thread.comments[safe: selection]?.stub != nil ? "Enter loads them · C page" : "Enter folds · C page")
         } else if let failure {
             Centered(text: "\(failure)\n\nr to retry", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: list)
             facts = ["comments"]
@@ -334,7 +401,7 @@ extension CommentsScreen: StackedScreen {
             Centered(text: "loading comments…", style: Style(.placeholder, dim: true), margin: 1).render(into: &buffer, area: list)
             facts = ["comments"]
         }
-        let activity = isWaiting ? "loading comments" : nil
+        let activity = isWaiting ? "loading comments" : expanding.isEmpty ? nil : "loading more replies"
         // The keys' hint goes first when space is short, then the links' count, then the position.
         let linksHint = facts.firstIndex { $0.hasPrefix("o its") }
         StatusBar(facts: facts, activity: activity, spinnerFrame: state.spinnerFrame, dropOrder: [facts.count - 1] + (linksHint.map { [$0] } ?? []) + [0])

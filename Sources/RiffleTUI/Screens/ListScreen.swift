@@ -80,6 +80,12 @@ package struct ListScreen: Sendable, Equatable {
         refreshIndex()
     }
 
+    /// Removes the page at `position` in `pages` and every page after it.
+    mutating func removePages(from position: Int) {
+        pages.removeAll(from: position)
+        refreshIndex()
+    }
+
     /// Puts `page` in place of the page at `position` in `pages`.
     mutating func replacePage(at position: Int, with page: LoadedPage) {
         pages.replace(at: position, with: page)

@@ -20,6 +20,11 @@ struct CommentDocument: BlockDocument, Sendable {
     let fresh: Set<Int>
     /// How many comments there are ("more" stubs aside), counted once when the thread came.
     let commentCount: Int
+    /// "More replies" stubs (indices) whose replies are loading: drawn "loading N more replies…".
+    var expanding: Set<Int> = []
+
+    /// What a "more replies" stub's line starts with; a spinner takes its place while it loads.
+    static let stubMark = "… "
 
     /// The most indent guides drawn: deeper comments line up with the deepest drawn.
     static let maxGuides = 12
@@ -69,8 +74,11 @@ struct CommentDocument: BlockDocument, Sendable {
         let indent = indent(comment.depth)
         var lines: [StyledLine] = []
         if let more = comment.more {
-            let text = (more > 0 ? "\(more) more \(more == 1 ? "reply" : "replies")" : "more replies") + " (C opens the page)"
-            lines.append(StyledLine(guides + [.init("… " + text, Style(.dim, dim: true))]))
+            let replies = more > 0 ? "\(more) more \(more == 1 ? "reply" : "replies")" : "more replies"
+            let text = expanding.contains(index) ? "loading \(replies)…"
+                : comment.stub == nil ? replies + " (C opens the page)"
+                : more > 0 ? replies + " (Enter loads them)" : "continue this thread (Enter)"
+            lines.append(StyledLine(guides + [.init(Self.stubMark + text, Style(.dim, dim: true))]))
         } else {
             var header = guides + [.init(comment.author ?? "[deleted]", Style(.accent, bold: true))]
             if let storyAuthor, comment.author == storyAuthor { header.append(.init(" OP", Style(.header, bold: true))) }
@@ -130,12 +138,20 @@ package struct CommentTreeView: Sendable {
     var document: CommentDocument
     var selection: Int
     var now: Date
+    /// The spinner's frame, for the stubs whose replies are loading.
+    var spinnerFrame = 0
 
     func render(into buffer: inout Buffer, area: Rect) {
         for (row, entry) in shown.enumerated() where row < area.height {
             let y = area.y + row
             var line = entry.text
             let index = entry.block - 1
+            if entry.line == 0, document.expanding.contains(index),
+               let at = line.spans.firstIndex(where: { $0.text.hasPrefix(CommentDocument.stubMark) }) {
+                // The spinner turns where the stub's "…" was (drawn, not laid out: it changes every tick).
+                let span = line.spans[at]
+                line.spans[at] = .init("\(Spinner(frame: spinnerFrame).symbol) " + span.text.dropFirst(CommentDocument.stubMark.count), span.style)
+            }
             if entry.line == 0, document.thread.comments.indices.contains(index), let date = document.thread.comments[index].createdAt {
                 // After the author and its labels, before what is folded.
                 let at = line.spans.firstIndex { $0.text.hasPrefix(" · [") } ?? line.spans.count

@@ -1,0 +1,53 @@
+import DemoServer
+import Foundation
+import Synchronization
+import Testing
+@testable import riffle
+
+/// `riffle dump` files what it prints in the reading log behind the output, holding at most a few
+/// pages for it: a log slower than the network never makes the dump hold the whole feed in memory.
+@Suite("riffle dump: filing in the reading log, a few pages at a time")
+struct DumpFilingTests {
+    @Test func addingPastTheLimitWaitsForTheOldestAndEveryPieceRunsInOrder() async {
+        let work = OrderedWork(limit: 2)
+        let unfinished = Atomic<Int>(0)
+        let order = Mutex<[Int]>([])
+        var most = 0
+        // Each piece takes longer than adding it does: without the limit every piece would be
+        // waiting at once.
+        for number in 1...30 {
+            unfinished.add(1, ordering: .sequentiallyConsistent)
+            await work.add {
+                for _ in 0..<50 { await Task.yield() }
+                order.withLock { $0.append(number) }
+                unfinished.subtract(1, ordering: .sequentiallyConsistent)
+            }
+            most = max(most, unfinished.load(ordering: .sequentiallyConsistent))
+        }
+        await work.finish()
+        #expect(most <= 2)
+        #expect(order.withLock { $0 } == Array(1...30))
+        #expect(unfinished.load(ordering: .sequentiallyConsistent) == 0)
+    }
+
+    /// Twelve pages, three times the pages that may wait to be filed: the last page's items are
+    /// found by `riffle search` as the first page's are.
+    @Test func aDumpLongerThanTheLimitFilesEveryPage() async throws {
+        let server = try HTTPServer { request in
+            guard let page = Int(request.query("page") ?? ""), (1...12).contains(page) else { return .json("[]") }
+            let word = page == 1 ? "firstmarker" : page == 12 ? "lastmarker" : "middlemarker"
+            let items = (1...5).map { #"{"id": "p\#(page)-\#($0)", "title": "\#(word) item \#($0) of page \#(page)"}"# }
+            return .json("[" + items.joined(separator: ", ") + "]")
+        }
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-filing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let url = server.baseURL.absoluteString + "/items?page={page}"
+        let dump = try await RiffleBinary.run(["dump", url, "--pages", "1-12", "--format", "tsv", "--fields", "title", "--cache-dir", cache.path])
+        #expect(dump.status == 0 && dump.stdout.split(separator: "\n").count == 60, "\(dump.stdout)\(dump.stderr)")
+        for word in ["firstmarker", "lastmarker"] {
+            let found = try await RiffleBinary.run(["search", word, "--format", "tsv", "--fields", "title", "--cache-dir", cache.path])
+            #expect(found.status == 0 && found.stdout.split(separator: "\n").count == 5, "\(word): \(found.stdout)\(found.stderr)")
+        }
+    }
+}
