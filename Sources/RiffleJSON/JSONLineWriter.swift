@@ -124,8 +124,13 @@ package struct JSONLineWriter {
         var i = 0
         var run = 0  // the first byte not yet appended
         while i < count {
-            // Eight bytes at a time while none needs a look.
-            while i &+ 8 <= count, !Self.needsLook(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i &+= 8 }
+            // Eight bytes at a time while none needs a look, then straight to the first that does.
+            while i &+ 8 <= count {
+                let look = Self.lookMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                if look == 0 { i &+= 8; continue }
+                i &+= look.trailingZeroBitCount &>> 3
+                break
+            }
             guard i < count else { break }
             let b = p[i]
             if b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\"), b != UInt8(ascii: "\"") {
@@ -133,6 +138,9 @@ package struct JSONLineWriter {
                 continue
             }
             if b == UInt8(ascii: "\\") && source {
+                // The common escapes first, as the scanner checks them (`\n`, `\u00e9`: not a surrogate).
+                if i &+ 1 < count, JSONScanner.isSimpleEscape(p[i &+ 1]) { i &+= 2; continue }
+                if i &+ 6 <= count, p[i &+ 1] == UInt8(ascii: "u"), JSONScanner.isPlainUnicodeEscape(p + (i &+ 2)) { i &+= 6; continue }
                 guard let length = Self.escapeLength(p, i, count) else { return false }
                 i &+= length
                 continue
@@ -150,6 +158,15 @@ package struct JSONLineWriter {
                 }
                 i &+= 1
                 run = i
+                continue
+            }
+            // Non-ASCII: a run of the common sequences (CJK, accents, emoji) settled from their bytes alone.
+            var n = Self.plainSequenceLength(p, i, count)
+            if n != 0 {
+                repeat {
+                    i &+= n
+                    n = i < count ? Self.plainSequenceLength(p, i, count) : 0
+                } while n != 0
                 continue
             }
             guard let (scalar, length) = Self.decode(p, i, count) else { return false }
@@ -179,7 +196,11 @@ package struct JSONLineWriter {
     }
 
     /// Whether any of the eight bytes is a control, DEL, a quote, a backslash or not ASCII.
-    @inline(__always) static func needsLook(_ w: UInt64) -> Bool {
+    @inline(__always) static func needsLook(_ w: UInt64) -> Bool { lookMask(w) != 0 }
+
+    /// The high bit of lanes that are a control, DEL, a quote, a backslash or not ASCII; exact for the
+    /// lowest such lane (a borrow only ever flags a lane above a flagged one), which is all it is used for.
+    @inline(__always) static func lookMask(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         // A lane below n sets its high bit in (w - n) & ~w (exact for "any lane", as used here).
         @inline(__always) func equal(_ byte: UInt64) -> UInt64 {
@@ -187,7 +208,7 @@ package struct JSONLineWriter {
             return (x &- ones) & ~x
         }
         let controls = (w &- (ones &* 0x20)) & ~w
-        return (controls | equal(0x7F) | equal(0x22) | equal(0x5C) | w) & high != 0
+        return (controls | equal(0x7F) | equal(0x22) | equal(0x5C) | w) & high
     }
 
     /// The length of the well-formed escape at `i` (a surrogate pair's two as one), or nil.
@@ -223,6 +244,32 @@ package struct JSONLineWriter {
             v = v << 4 | UInt32(d)
         }
         return v
+    }
+
+    /// The length of the sequence at `i` when it is well-formed UTF-8 of a scalar written as it is,
+    /// told from its bytes without decoding it; 0 for ASCII, for what is not well formed, and for the
+    /// leads whose sequences need a closer look (`decode` and `isUnsafe`): C2 (the C1 controls), D8
+    /// (U+061C), E0 and ED (overlongs, surrogates), E2 80 and E2 81 (the bidirectional controls and
+    /// separators), F0 below F0 90 (overlongs) and F4 (past U+10FFFF).
+    @inline(__always) static func plainSequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> Int {
+        let b0 = p[i]
+        if b0 >= 0xE1, b0 <= 0xEF {
+            guard b0 != 0xED, i &+ 3 <= count else { return 0 }
+            let b1 = p[i &+ 1], b2 = p[i &+ 2]
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b0 != 0xE2 || b1 >= 0x82 else { return 0 }
+            return 3
+        }
+        if b0 >= 0xC3, b0 <= 0xDF {
+            guard b0 != 0xD8, i &+ 2 <= count, p[i &+ 1] & 0xC0 == 0x80 else { return 0 }
+            return 2
+        }
+        if b0 >= 0xF0, b0 <= 0xF3 {
+            guard i &+ 4 <= count else { return 0 }
+            let b1 = p[i &+ 1]
+            guard b1 & 0xC0 == 0x80, p[i &+ 2] & 0xC0 == 0x80, p[i &+ 3] & 0xC0 == 0x80, b0 != 0xF0 || b1 >= 0x90 else { return 0 }
+            return 4
+        }
+        return 0
     }
 
     /// The scalar encoded at `i` and its length, or nil when the bytes there are not well-formed

@@ -285,7 +285,7 @@ extension JSONScanner {
     }
 
     /// `"` `\\` `/` `b` `f` `n` `r` `t`: a bitmap test rather than a jump table, which mispredicted.
-    @inline(__always) private static func isSimpleEscape(_ c: UInt8) -> Bool {
+    @inline(__always) static func isSimpleEscape(_ c: UInt8) -> Bool {
         let low: UInt64 = 1 << 0x22 | 1 << 0x2F
         let high: UInt64 = 1 << (0x5C - 64) | 1 << (0x62 - 64) | 1 << (0x66 - 64) | 1 << (0x6E - 64)
             | 1 << (0x72 - 64) | 1 << (0x74 - 64)
@@ -325,7 +325,7 @@ extension JSONScanner {
 
     /// Whether the four bytes at `digits` are hex digits naming a scalar outside the surrogates
     /// (those need their pair checked, which `parseEscape` does).
-    @inline(__always) private static func isPlainUnicodeEscape(_ digits: UnsafePointer<UInt8>) -> Bool {
+    @inline(__always) static func isPlainUnicodeEscape(_ digits: UnsafePointer<UInt8>) -> Bool {
         // The four bytes as lanes of one word, checked together (SWAR) rather than byte by byte.
         let x = UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self)
         let ones: UInt32 = 0x0101_0101, high: UInt32 = 0x8080_8080

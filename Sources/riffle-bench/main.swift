@@ -85,7 +85,8 @@ struct CodablePage: Decodable {
 // `riffle-bench` runs every section; `riffle-bench decode load process cache draw screens` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
 // stored-page path; `profile-parse`: `JSONParser.parse`, a whole `JSONValue`; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
-// lookups of pages that are not stored); `riffle-bench cold`: the serial cold load alone, for tracing.
+// lookups of pages that are not stored); `riffle-bench serve`: the process section's feed, to trace
+// `riffle dump` by hand; `riffle-bench cold`: the serial cold load alone, for tracing.
 let wanted = Set(CommandLine.arguments.dropFirst())
 func wants(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 if wanted.contains("profile") {
@@ -112,6 +113,13 @@ if wanted.contains("profile") {
     for i in 0..<20_000 { _ = try? await loader.load(i % 200 + 1, policy: .returnCacheDontLoad) }
     print(String(format: "%.1f µs a miss", micros(start.duration(to: .now)) / 20_000))
     try? FileManager.default.removeItem(at: directory)
+} else if wanted.contains("serve") {
+    // The process section's feed (400 pages, 1 ms latency) until stdin closes, for tracing `riffle dump` by hand.
+    let server = try BenchFeed.server(pages: 400, latency: .milliseconds(1))
+    print(server.template)
+    fflush(nil)
+    while readLine() != nil {}
+    server.stop()
 } else if wanted.contains("cold") {
     try await PageLoadSection().coldOnly()
 } else {

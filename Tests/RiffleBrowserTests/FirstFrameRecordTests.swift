@@ -18,14 +18,18 @@ struct FirstFrameRecordTests {
     let release = DispatchSemaphore(value: 0)
 
     /// A server of one page whose first title is "first story", fresh for an hour; with `hanging`,
-    /// answers after the first wait until the test ends (at most 30 s).
+    /// answers after the first wait until the test ends (at most 30 s), then fail: nothing is stored
+    /// in a folder the test has removed.
     func server(hanging: Bool = false) throws -> HTTPServer {
         let asked = LockedValue(0)
         let release = release
         return try HTTPServer { _ in
             let count = asked.get() + 1
             asked.set(count)
-            if hanging, count > 1 { _ = release.wait(timeout: .now() + 30) }
+            if hanging, count > 1 {
+                _ = release.wait(timeout: .now() + 30)
+                return .json("{}", status: 503)
+            }
             return .json(#"{"items": [{"id": 1, "title": "first story"}, {"id": 2, "title": "second story"}]}"#,
                          headers: [("Cache-Control", "max-age=3600")])
         }
