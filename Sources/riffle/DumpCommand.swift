@@ -81,7 +81,9 @@ enum DumpCommand {
                             var out = JSONLineWriter()
                             for item in page.items { output.append(item, to: &out) }
                             await writer.write(out.bytes)
-                            await filing.record(page.items)
+                            // Filed when its bytes arrive: a page read back from the cache (fresh,
+                            // revalidated or stale) holds what was filed when it was stored.
+                            if page.source == .network { await filing.record(page.items) }
                             // The feed ended here for a reason of riffle's (a page repeating the one before).
                             if let reason = page.endReason { warnings.add(reason) }
                         case .failure:
