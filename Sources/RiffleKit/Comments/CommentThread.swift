@@ -70,8 +70,11 @@ public struct CommentThread: Sendable, Equatable {
     }
 
     /// The comments in `answer` as `rules` say where they are.
-    /// - Parameter item: the story they are about: its discussion page (`rules.page`) is what
-    ///   relative links resolve against, and its fields fill a permalink's placeholders the comment lacks.
+    /// - Parameters:
+    ///   - answer: the comments' JSON, as the API sent it.
+    ///   - rules: where the comments and their parts are in it.
+    ///   - item: the story they are about: its discussion page (`rules.page`) is what relative links
+    ///     resolve against, and its fields fill a permalink's placeholders the comment lacks.
     /// - Throws: `RiffleError.validation` when `rules.items` does not lead to an array.
     public init(_ answer: JSONValue, rules: CommentRules, item: Item? = nil) throws(RiffleError) {
         let context = Context(rules: rules, item: item, base: item.flatMap(rules.page(for:)))
