@@ -92,6 +92,31 @@ package struct CacheFolder: Sendable {
     /// The bytes of `name` in `folders` when it is a regular file of `size` bytes (and inode
     /// `fileID`, when the index knows it).
     package func read(_ folders: [String], _ name: String, size: Int, fileID: UInt64?) -> Read {
+        let (fd, info): (Int32, stat)
+        switch openRegularFile(folders, name) {
+        case .opened(let file, let status): (fd, info) = (file, status)
+        case .missing: return .missing
+        case .damaged(let why): return .damaged(why)
+        }
+        defer { close(fd) }
+        let fileID = fileID ?? UInt64(info.st_ino)
+        guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
+        guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
+        guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
+        guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than the index says") }
+        return .data(data, fileID: fileID)
+    }
+
+    /// A file opened for reading by `openRegularFile`, or what was found instead.
+    private enum OpenedFile {
+        /// The descriptor (the caller closes it) and the file's status.
+        case opened(Int32, stat)
+        case missing
+        case damaged(String)
+    }
+
+    /// `name` in `folders`, opened for reading without following a link, when it is a regular file.
+    private func openRegularFile(_ folders: [String], _ name: String) -> OpenedFile {
         let folder: Folder
         switch openFolder(folders, create: false) {
         case .success(let opened): folder = opened
@@ -102,16 +127,17 @@ package struct CacheFolder: Sendable {
             let code = errno
             return code == ENOENT ? .missing : .damaged(Self.reason(code))
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .damaged(Self.reason(errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .damaged("not a regular file") }
-        let fileID = fileID ?? UInt64(info.st_ino)
-        guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
-        guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
-        guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
-        guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than the index says") }
-        return .data(data, fileID: fileID)
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            return .damaged(Self.reason(code))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return .damaged("not a regular file")
+        }
+        return .opened(fd, info)
     }
 
     /// The extended attribute a file's record is kept in (`prepare(_:folders:name:record:)`).
@@ -137,20 +163,13 @@ package struct CacheFolder: Sendable {
     /// `expectedSize` reads from the record. The body is read only when the record is there and
     /// agrees on the size.
     package func readRecorded(_ folders: [String], _ name: String, expectedSize: ([UInt8]) -> Int?) -> RecordedRead {
-        let folder: Folder
-        switch openFolder(folders, create: false) {
-        case .success(let opened): folder = opened
-        case .failure(let failure): return failure.code == ENOENT ? .missing : .damaged("\(failure.path): \(Self.reason(failure.code))")
-        }
-        let fd = openat(folder.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            return code == ENOENT ? .missing : .damaged(Self.reason(code))
+        let (fd, info): (Int32, stat)
+        switch openRegularFile(folders, name) {
+        case .opened(let file, let status): (fd, info) = (file, status)
+        case .missing: return .missing
+        case .damaged(let why): return .damaged(why)
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .damaged(Self.reason(errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .damaged("not a regular file") }
         var record = [UInt8](repeating: 0, count: Self.recordLimit)
         let length = record.withUnsafeMutableBytes { fgetxattr(fd, Self.recordAttribute, $0.baseAddress, $0.count) }
         guard length > 0 else { return .unrecorded }

@@ -255,16 +255,8 @@ extension CommentsScreen: StackedScreen {
 
     func isSettled(size: Size) -> Bool {
         guard thread != nil else { return true }
-        let document = document
         let key = BlockLines.Key(width: size.width - 2, revision: revision.count)
-        var position: Int? = top.block
-        var rows = -top.line
-        while let block = position, rows < App.listRows(for: size) {
-            guard let lines = laidOut.kept(block, for: key) else { return false }
-            rows += lines.count
-            position = document.block(after: block)
-        }
-        return true
+        return laidOut.fills(App.listRows(for: size), from: top, in: document, for: key)
     }
 
     mutating func resized(to size: Size) {

@@ -81,15 +81,7 @@ extension ItemScreen: StackedScreen {
 
     func isSettled(size: Size, now: Date) -> Bool {
         guard let document = document.value(for: mode) else { return false }
-        let key = key(size, now)
-        var position: Int? = top.block
-        var rows = -top.line
-        while let block = position, rows < App.listRows(for: size) {
-            guard let lines = laidOut.kept(block, for: key) else { return false }
-            rows += lines.count
-            position = document.block(after: block)
-        }
-        return true
+        return laidOut.fills(App.listRows(for: size), from: top, in: document, for: key(size, now))
     }
 
     mutating func resized(to size: Size, now: Date) {

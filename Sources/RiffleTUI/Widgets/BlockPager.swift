@@ -52,6 +52,19 @@ package struct BlockLines: Sendable, Equatable {
     /// The kept lines of `block`, when they are for `key`.
     func kept(_ block: Int, for key: Key) -> [StyledLine]? { self.key == key ? lines[block] : nil }
 
+    /// Whether the blocks that fill `rows` rows from `top` are all kept for `key` (nothing is left
+    /// to lay out for that screen).
+    func fills(_ rows: Int, from top: PagePosition, in document: some BlockDocument, for key: Key) -> Bool {
+        var position: Int? = top.block
+        var filled = -top.line
+        while let block = position, filled < rows {
+            guard let lines = kept(block, for: key) else { return false }
+            filled += lines.count
+            position = document.block(after: block)
+        }
+        return true
+    }
+
     /// The lines of `block`: the kept ones, else made and kept.
     mutating func lines(of block: Int, in document: some BlockDocument, for key: Key) -> [StyledLine] {
         if self.key != key {
