@@ -21,8 +21,8 @@ extension ReadingLog {
         let feedTitle = Entry.cut(feed.title, to: Entry.nameLimit)
         let (maxStaged, sizeLimit) = (configuration.maxStaged, configuration.sizeLimit)
         try run(filingStaged: false) { db throws(SQLiteError) in
-            // Waits longer than other writes: a reader filing 20,000 staged items holds the lock for
-            // seconds, and a dump's page waiting here is not printing that waits.
+            // Waits longer than other writes: a reader filing staged items takes the lock batch after
+            // batch for up to seconds (20,000 items), and a page waiting here holds up no printing.
             try db.writing(wait: 10_000) { () throws(SQLiteError) in
                 if opened { try Self.noteOpened(feed, at: now, in: db) }
                 for entry in entries {
@@ -62,6 +62,12 @@ extension ReadingLog {
                     INSERT INTO items (\(Self.itemColumns)) SELECT \(Self.itemColumns) FROM staged WHERE id <= ? ORDER BY id
                     \(Self.upsert)
                     """, [last])
+                // The rows just filed need not be overwritten as they go (SQLite's secure delete, on
+                // where it is built so, as on Debian): their text is in `items` now. Zeroing them was
+                // 3 in 10 of the pages written and half the disk syncs of filing 10,000 items.
+                let secure = try db.execute("PRAGMA secure_delete").first?[0].int ?? 0
+                try db.execute("PRAGMA secure_delete=0")
+                defer { _ = try? db.execute("PRAGMA secure_delete=\(secure)") }
                 try db.execute("DELETE FROM staged WHERE id <= ?", [last])
             }
         }

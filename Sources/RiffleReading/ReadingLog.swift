@@ -11,6 +11,9 @@ import RiffleStorage
 /// items listed longest ago go first, with their seen state. The file is created 0600 before it is
 /// opened, so its `-wal`/`-shm` are too (`SQLiteFile`).
 ///
+/// `riffle dump` stages what it fetches (`stage`) rather than recording it: the items go to a plain
+/// table, and the full-text index takes them when the log is next used, whatever for.
+///
 /// The database is opened on first use, not when the log is made: a browser makes its log before
 /// the first frame and uses it after. Every failure leaves the log empty rather than stopping the
 /// browser; a file that is not a database is logged and replaced by an empty one, as the cache's
