@@ -17,17 +17,26 @@ extension ResponseCache {
     }
 
     /// Stores `entry` (memory and disk). The body file is written before the index's lock is
-    /// waited for; the row and the file's rename happen together holding it.
+    /// waited for; the row and the file's rename happen together holding it. The disk's part runs
+    /// off the actor (the index has its own lock), so a lookup for the next request never waits
+    /// behind a file being written and its row.
     func store(_ entry: CacheEntry, at location: BodyLocation, response: HTTPResponse) async throws(RiffleError) {
         memory.removeValue(for: entry.key)
-        let disk = try disk()
+        let (stored, evicted) = try await storeOnDisk(entry, at: location, response: response)
+        for key in evicted { memory.removeValue(for: key) }
+        if entry.owner == nil, !evicted.contains(entry.key) { memory.set(stored, for: entry.key, cost: entry.size) }
+    }
+
+    /// The disk's part of `store`: the entry as stored, and the keys evicted to make room.
+    private nonisolated func storeOnDisk(_ entry: CacheEntry, at location: BodyLocation, response: HTTPResponse)
+        async throws(RiffleError) -> (CacheEntry, [CacheKey]) {
+        let disk = try tier.forStore()
         var note: String?
         if case .named(_, _, let makeNote) = location { note = makeNote(response) }
         let prepared = try disk.prepare(entry, at: location, note: note)
         let now = clock()
         let evicted = try await withIndexLock { () throws(RiffleError) in try disk.commit(prepared, now: now) }
-        for key in evicted { memory.removeValue(for: key) }
-        if entry.owner == nil, !evicted.contains(entry.key) { memory.set(prepared.entry, for: entry.key, cost: entry.size) }
+        return (prepared.entry, evicted)
     }
 
     /// Records a 304: the stored body (only the version that was revalidated) is fresh again.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RiffleHTTP
 import RiffleStorage
 
@@ -58,10 +59,12 @@ public actor ResponseCache: ResponseCaching {
     var nextID = 0
     /// The disk tier: the one connection to the index, shared with `reader`.
     nonisolated let tier: DiskTier
-    /// Set when a store gave up waiting for the index's lock; cleared by the next store that gets it.
-    var lockStuck = false
+    /// Whether a store gave up waiting for the index's lock (cleared by the next one that gets it), and
+    /// how many times one waited the whole `lockTimeout` in vain. Outside the actor: a store's disk
+    /// work runs off it (`store(_:at:response:)`).
+    nonisolated let lockState = Mutex<(stuck: Bool, timeouts: Int)>((false, 0))
     /// How many times a store waited the whole `lockTimeout` in vain (for tests: one per stuck lock).
-    private(set) var lockTimeouts = 0
+    var lockTimeouts: Int { lockState.withLock { $0.timeouts } }
     /// Whether a store failed already in this run (it is logged once).
     var storageWarned = false
     /// Network failures already logged as answered with stale entries.
@@ -97,17 +100,20 @@ public actor ResponseCache: ResponseCaching {
     /// Runs `attempt` until it gets the index's write lock (it returns nil while another connection
     /// holds it). The wait suspends, never blocking a thread of the cooperative pool, for at most
     /// `lockTimeout`; then the answer is "not stored".
-    func withIndexLock<T>(_ attempt: () throws(RiffleError) -> T?) async throws(RiffleError) -> T {
-        let deadline = ContinuousClock.now + (lockStuck ? .zero : configuration.lockTimeout)
+    nonisolated func withIndexLock<T>(_ attempt: () throws(RiffleError) -> T?) async throws(RiffleError) -> T {
+        let deadline = ContinuousClock.now + (lockState.withLock { $0.stuck } ? .zero : configuration.lockTimeout)
         var pause = Duration.milliseconds(1)
         while true {
             if let value = try attempt() {
-                lockStuck = false
+                lockState.withLock { $0.stuck = false }
                 return value
             }
             guard ContinuousClock.now < deadline, !Task.isCancelled else {
-                if !lockStuck && !Task.isCancelled { lockTimeouts += 1 }
-                lockStuck = !Task.isCancelled
+                let cancelled = Task.isCancelled
+                lockState.withLock { state in
+                    if !state.stuck && !cancelled { state.timeouts += 1 }
+                    state.stuck = !cancelled
+                }
                 throw .storage(path: indexPath, reason: "locked by another program")
             }
             try? await Task.sleep(for: pause)

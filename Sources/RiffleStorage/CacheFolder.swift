@@ -200,18 +200,21 @@ package struct CacheFolder: Sendable {
 
     /// `size` bytes from `fd`; nil when the file ends sooner.
     private static func readAll(_ fd: Int32, size: Int) -> Data? {
-        var data = Data(count: size)
-        let complete = data.withUnsafeMutableBytes { raw -> Bool in
-            var offset = 0
-            while offset < size {
-                let count = Glibc.read(fd, raw.baseAddress! + offset, size - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
+        guard size > 0 else { return Data() }
+        // Read into memory handed to the `Data` as it is: `Data(count:)` zeroed every byte first,
+        // a second pass over a page's bytes on every cache hit.
+        guard let buffer = malloc(size) else { return nil }
+        var offset = 0
+        while offset < size {
+            let count = Glibc.read(fd, buffer + offset, size - offset)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                free(buffer)
+                return nil
             }
-            return true
+            offset += count
         }
-        return complete ? data : nil
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
     }
 
     /// Writes `data` under a temporary name (`temporaryName(for:)`) beside `name` in `folders`

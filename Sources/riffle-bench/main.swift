@@ -82,7 +82,7 @@ struct CodablePage: Decodable {
     var page: Int; var per_page: Int; var total: Int; var hits: [Hit]
 }
 
-// `riffle-bench` runs every section; `riffle-bench decode load process cache draw screens` picks some;
+// `riffle-bench` runs every section; `riffle-bench decode load hit process cache draw screens` picks some;
 // `riffle-bench profile` loops over parse + extract only, for `perf record` (`profile-stored`: the
 // stored-page path; `profile-parse`: `JSONParser.parse`, a whole `JSONValue`; `profile-transport`: loopback requests with no latency; `profile-miss`: cache
 // lookups of pages that are not stored); `riffle-bench serve`: the process section's feed, to trace
@@ -125,6 +125,7 @@ if wanted.contains("profile") {
 } else {
     if wants("decode") { try CachedPageSection().run() }
     if wants("load") { try await PageLoadSection().run() }
+    if wants("hit") { try await HitSection().run() }
     if wants("process") { try await ProcessSection().run() }
     if wants("memory") { try MemorySection().run() }
     if wants("cache") { runCacheBenchmarks() }

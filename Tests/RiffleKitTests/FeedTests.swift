@@ -12,6 +12,22 @@ struct FeedTests {
         #expect(lobsters.name == "lobste.rs")
     }
 
+    @Test func placeholdersAreFilledWhereverTheyAre() throws {
+        // Every occurrence, left to right, in the text as given.
+        #expect(Pagination.filling("{page}", in: "/a/{page}?p={page}&q={pag}{page}", with: "12") == "/a/12?p=12&q={pag}12")
+        #expect(Pagination.filling("{page}", in: "{page}", with: "-1") == "-1")
+        #expect(Pagination.filling("{page}", in: "/no/placeholder", with: "3") == "/no/placeholder")
+        #expect(Pagination.filling("{page}", in: "/{{page}}", with: "3") == "/{3}")
+        // Text that is not ASCII is filled Character by Character, as the standard library does: a
+        // combining mark after the brace makes another Character, which is not the placeholder.
+        #expect(Pagination.filling("{page}", in: "/é/{page}", with: "4") == "/é/4")
+        #expect(Pagination.filling("{page}", in: "/{page}\u{301}/{page}", with: "4") == "/{page}\u{301}/4")
+        let offsets = try Feed(template: "https://x.org/items?offset={offset}&limit={limit}&again={offset}", pagination: Pagination(.offset(limit: 25)))
+        #expect(offsets.url(forPage: 3).absoluteString == "https://x.org/items?offset=50&limit=25&again=50")
+        let body = Pagination(.offset(limit: 10)).substitute(#"{"from": {offset}, "size": {limit}, "note": "日本"}"#, page: 2)
+        #expect(body == #"{"from": 10, "size": 10, "note": "日本"}"#)
+    }
+
     @Test func badTemplatesSayWhatIsWrong() {
         #expect(throws: Feed.TemplateError.missingPlaceholder("https://x.org/a")) { try Feed(template: "https://x.org/a") }
         #expect(throws: Feed.TemplateError.unsupportedScheme("ftp")) { try Feed(template: "ftp://x.org/{page}") }

@@ -51,6 +51,10 @@ struct HostileInputTests {
         let kept = PageStore.metadata(PageStore.note(url: "https://x.test/?p=2", next: "https://x.test/?p=3"),
                                       fetchedAt: .distantPast, status: 200, etag: nil, lastModified: nil)
         #expect(kept?.url == "https://x.test/?p=2" && kept?.next == "https://x.test/?p=3")
+        // The last of duplicated keys, escapes read; a next that is not text is none.
+        let twice = PageStore.metadata(#"{"url": "https://x.test/1", "next": 3, "\u0075rl": "https://x.test/\u00e9"}"#,
+                                       fetchedAt: .distantPast, status: 200, etag: nil, lastModified: nil)
+        #expect(twice?.url == "https://x.test/é" && twice?.next == nil)
     }
 
     @Test func aBigTapeIsReservedOnceAndNeverRegrown() {

@@ -251,13 +251,19 @@ final class DiskCache: @unchecked Sendable {
 
     /// `headerText` read back; nil when it is not an object of strings.
     static func headers(fromText text: String) -> [String: String]? {
-        guard case .object(let object)? = try? JSONParser.parse(Data(text.utf8)) else { return nil }
-        var headers: [String: String] = [:]
-        for member in object.members {
-            guard case .string(let value) = member.value else { return nil }
-            headers[member.key] = value
+        // Read from the tape: no `JSONValue` tree built and dropped on every hit. The same bytes are
+        // accepted (`JSONDocument`'s full check is `JSONParser`'s), and of duplicated names the last wins.
+        guard let document = try? JSONDocument(Data(text.utf8)) else { return nil }
+        return document.withReader { (r: TapeReader) -> [String: String]? in
+            guard r.kind(0) == .object else { return nil }
+            var headers: [String: String] = [:]
+            var strings = true
+            r.forEachMember(of: 0) { k, v in
+                guard strings else { return }
+                if r.kind(v) == .string { headers[r.string(k)] = r.string(v) } else { strings = false }
+            }
+            return strings ? headers : nil
         }
-        return headers
     }
 
     /// Puts a prepared entry in place: row and file in one transaction. Returns the keys evicted to

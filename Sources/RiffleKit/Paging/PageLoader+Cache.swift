@@ -4,7 +4,7 @@ import Synchronization
 extension PageLoader {
     /// The request for page `number` at `url` as the client sends it (the feed's headers, `${NAME}`
     /// expanded now and never stored); its cache key is the page's index row.
-    nonisolated func pageRequest(_ number: Int, url: URL) throws(RiffleError) -> HTTPRequest {
+    package nonisolated func pageRequest(_ number: Int, url: URL) throws(RiffleError) -> HTTPRequest {
         try client.request(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
     }
 
@@ -57,7 +57,7 @@ extension PageLoader {
                           next: String?, known: Bool) -> Page {
         var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
                         isLastPage: isLast(number, parsed: parsed, next: next, known: known))
-        (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: feed.requestedPageSize)
+        (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: requestedPageSize)
         remember(page)
         return page
     }
@@ -84,15 +84,17 @@ extension PageLoader {
         // Where the page would be fetched from: in a chain (cursor, Link) the URL the previous page
         // points to. A page stored from another URL (the chain moved on) is another entry: a miss.
         guard let url = pageURL(number) else { return nil }
+        // One endpoint for the request and its lifetime.
+        let endpoint = pageEndpoint(number, url: url, policy: .returnCacheElseLoad)
         let request: HTTPRequest
-        do { request = try pageRequest(number, url: url) } catch {
+        do { request = try client.request(for: endpoint) } catch {
             // A variable the feed's requests need is unset: only the network needs it, so a read from
             // the cache alone (`--offline`) gets the page as it was stored.
             guard policy == .returnCacheDontLoad, case .missingEnvironment = FeedError(error) else { return nil }
             return pageAsStored(number)
         }
         // The request's key covers its credentials: a page stored for another token is a miss.
-        let lifetime = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
+        let lifetime = client.lifetime(for: endpoint)
         guard let value = await cache.cachedValue(for: request, lifetime: lifetime) else { return nil }
         let metadata = PageStore.metadata(value.note, fetchedAt: value.fetchedAt, status: value.response.status, etag: nil, lastModified: nil)
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }

@@ -25,7 +25,7 @@ extension PageLoader {
     /// - Parameter known: whether `next` was recorded (metadata present); without it a sequential feed cannot tell.
     nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool) -> Bool {
         if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document, itemsAt: parsed.array, page: number,
-                                                            itemCount: parsed.items.count, pageSize: feed.requestedPageSize) {
+                                                            itemCount: parsed.items.count, pageSize: requestedPageSize) {
             return true
         }
         return feed.pagination.isSequential && known && next == nil

@@ -58,6 +58,9 @@ public actor PageLoader {
     public nonisolated let cache: ResponseCache
     /// The caller's client, with the feed's headers and query credentials for the feed's origin.
     nonisolated let client: Client
+    /// How many items the feed's requests ask for a page (`Feed.requestedPageSize`), read once: it
+    /// builds and parses page 1's URL, and every page loaded asks it twice (its end, its extent).
+    nonisolated let requestedPageSize: Int?
 
     var inFlight: [Int: Task<Page, any Error>] = [:]
     /// What each page held as last read or fetched, to tell a page that repeats the one before it.
@@ -107,6 +110,7 @@ public actor PageLoader {
         self.configuration = configuration
         self.clock = clock
         self.client = client.forFeed(feed, headers: configuration.headers, environment: configuration.environment)
+        requestedPageSize = feed.requestedPageSize
         limit = ConcurrencyLimit(configuration.maxConcurrentFetches)
     }
 

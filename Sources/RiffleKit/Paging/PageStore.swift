@@ -172,7 +172,13 @@ package struct PageStore: Sendable {
 
     /// The metadata from a row's columns and its note; nil without a note naming the URL.
     static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
-        guard let note, let value = try? JSONParser.parse(Data(note.utf8)), let url = value["url"]?.stringValue else { return nil }
-        return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: value["next"]?.stringValue)
+        // Read from the tape, as `JSONValue`'s subscript reads (the last of duplicated keys), without building one.
+        guard let note, let document = try? JSONDocument(Data(note.utf8)) else { return nil }
+        let (url, next) = document.withReader { (r: TapeReader) -> (String?, String?) in
+            func text(_ key: String) -> String? { r.member(of: 0, named: key).flatMap { r.kind($0) == .string ? r.string($0) : nil } }
+            return (text("url"), text("next"))
+        }
+        guard let url else { return nil }
+        return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: next)
     }
 }

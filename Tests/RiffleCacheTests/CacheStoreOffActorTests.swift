@@ -1,0 +1,39 @@
+import Foundation
+import RiffleHTTP
+import RiffleTestSupport
+import Synchronization
+import Testing
+@testable import RiffleCache
+
+@Suite("Cache: a response being stored holds up no other request")
+struct CacheStoreOffActorTests {
+    /// A dump asks for page N+1 as soon as page N says more follow, while page N is still being
+    /// written to disk. Page 1's store here cannot finish (its note waits) until page 2 has been
+    /// answered through the same cache: with the store's disk work on the cache's actor, page 2's
+    /// lookup would wait behind it and neither would finish before the note gives up.
+    @Test func anotherRequestIsAnsweredWhileAPageIsBeingStored() async throws {
+        let fixture = try CacheFixture()
+        let storing = DispatchSemaphore(value: 0)
+        let secondAnswered = DispatchSemaphore(value: 0)
+        let noteSaw = Mutex<Bool?>(nil)
+        let location = BodyLocation.named(path: "feeds/test/feed_1.json", owner: "test", note: { _ in
+            storing.signal()
+            let answered = secondAnswered.wait(timeout: .now() + .seconds(10)) == .success
+            noteSaw.withLock { $0 = answered }
+            return nil
+        })
+        let cache = fixture.cache
+        let fetch = fixture.fetch
+        let first = Task {
+            try await cache.response(for: fixture.request("/feed?page=1"), policy: .returnCacheElseLoad, lifetime: .server(fallback: nil),
+                                     location: location, validate: { _ in }, fetch: fetch)
+        }
+        // Page 2 only once page 1 is inside its store.
+        #expect(await Task.detached { storing.wait(timeout: .now() + .seconds(30)) == .success }.value)
+        let second = try await fixture.get(fixture.request("/feed?page=2"))
+        secondAnswered.signal()
+        #expect(second.source == .network)
+        #expect(try await first.value.source == .network)
+        #expect(noteSaw.withLock { $0 } == true)
+    }
+}
