@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleStorage
 
 extension ReadingLog {
     /// What is filed for one item: its key and the text search looks at.
@@ -28,6 +29,12 @@ extension ReadingLog {
             link = item.url.flatMap { $0.utf8.count <= Self.linkLimit ? $0 : nil }
             id = item.id.flatMap { $0.utf8.count <= Self.linkLimit ? $0 : nil }
             created = item.createdAt?.timeIntervalSince1970
+        }
+
+        /// The values of `ReadingLog.itemColumns` for this entry, filed under `feed`.
+        func values(feed: String, feedTitle: String, listed: Double) -> [SQLiteValue] {
+            [.text(feed), .text(key), .text(feedTitle), .text(title), .text(author), .text(text),
+             link.map(SQLiteValue.text) ?? .null, id.map(SQLiteValue.text) ?? .null, created.map(SQLiteValue.real) ?? .null, .real(listed)]
         }
 
         /// `text`'s first `limit` characters.

@@ -14,12 +14,14 @@ extension ReadingLog {
     /// Notes that `feed` was opened now, so the feed list can offer it again.
     package func noteOpened(_ feed: FeedRef) throws(Failure) {
         let now = clock().timeIntervalSince1970
-        try run { db throws(SQLiteError) in
-            try db.execute("""
-                INSERT INTO feeds (id, name, title, opened) VALUES (?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, title = excluded.title, opened = excluded.opened
-                """, [.text(feed.id), .text(feed.name), .text(feed.title), .real(now)])
-        }
+        try run { db throws(SQLiteError) in try Self.noteOpened(feed, at: now, in: db) }
+    }
+
+    static func noteOpened(_ feed: FeedRef, at time: Double, in db: SQLiteDatabase) throws(SQLiteError) {
+        try db.execute("""
+            INSERT INTO feeds (id, name, title, opened) VALUES (?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, title = excluded.title, opened = excluded.opened
+            """, [.text(feed.id), .text(feed.name), .text(feed.title), .real(time)])
     }
 
     /// The feeds opened before, most recent first; nothing (and no file made) when none was.

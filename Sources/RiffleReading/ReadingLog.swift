@@ -11,6 +11,9 @@ import RiffleStorage
 /// items listed longest ago go first, with their seen state. The file is created 0600 before it is
 /// opened, so its `-wal`/`-shm` are too (`SQLiteFile`).
 ///
+/// `riffle dump` stages what it fetches (`stage`) rather than recording it: the items go to a plain
+/// table, and the full-text index takes them when the log is next used, whatever for.
+///
 /// The database is opened on first use, not when the log is made: a browser makes its log before
 /// the first frame and uses it after. Every failure leaves the log empty rather than stopping the
 /// browser; a file that is not a database is logged and replaced by an empty one, as the cache's
@@ -35,6 +38,9 @@ package actor ReadingLog {
         package var sizeLimit = 50_000_000
         /// Items kept; past this the ones listed longest ago go first (their seen state with them).
         package var maxItems = 100_000
+        /// Items a dump may leave staged (`stage`) for the next reader to file; past this, staging
+        /// files them itself.
+        package var maxStaged = 20_000
         /// Characters of an item's text kept for search.
         package var textLimit = 2_000
         /// Told about events worth a log line (a damaged file replaced).
@@ -115,17 +121,8 @@ package actor ReadingLog {
         try run { db throws(SQLiteError) in
             try db.writing(wait: 1_000) { () throws(SQLiteError) in
                 for entry in entries {
-                    try db.execute("""
-                        INSERT INTO items (feed, key, feed_name, title, author, body, link, item_id, created, listed)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (feed, key) DO UPDATE SET feed_name = excluded.feed_name, title = excluded.title,
-                            author = excluded.author, body = excluded.body, link = excluded.link, item_id = excluded.item_id,
-                            created = excluded.created
-                        WHERE feed_name IS NOT excluded.feed_name OR title IS NOT excluded.title OR author IS NOT excluded.author
-                            OR body IS NOT excluded.body OR link IS NOT excluded.link OR created IS NOT excluded.created
-                        """, [.text(feed.id), .text(entry.key), .text(feedTitle), .text(entry.title), .text(entry.author),
-                              .text(entry.text), entry.link.map(SQLiteValue.text) ?? .null, entry.id.map(SQLiteValue.text) ?? .null,
-                              entry.created.map(SQLiteValue.real) ?? .null, .real(now)])
+                    try db.execute("INSERT INTO items (\(Self.itemColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \(Self.upsert)",
+                                   entry.values(feed: feed.id, feedTitle: feedTitle, listed: now))
                     switch seen {
                     case true?:
                         try db.execute("UPDATE items SET seen = COALESCE(seen, ?) WHERE feed = ? AND key = ?",
@@ -155,12 +152,16 @@ package actor ReadingLog {
         }
     }
 
-    /// Runs `body` on the database, opening it first if needed. A damaged file found in use is
-    /// replaced, and the call fails; other failures just fail.
+    /// Runs `body` on the database, opening it first if needed, once the items a dump staged
+    /// (`stage`) are filed in `items`: whatever `body` reads or writes, it sees them as if they had
+    /// been recorded, and a later `record` is not undone by an older staged copy. Only `stage`
+    /// itself passes `filingStaged: false`. A damaged file found in use is replaced, and the call
+    /// fails; other failures just fail.
     @discardableResult
-    func run<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(Failure) -> T {
+    func run<T>(filingStaged: Bool = true, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(Failure) -> T {
         let db = try opened()
         do {
+            if filingStaged { try fileStaged(db) }
             return try body(db)
         } catch {
             if error.corrupt, let file {
@@ -200,7 +201,7 @@ package actor ReadingLog {
     private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
         try db.execute("PRAGMA wal_autocheckpoint=256")
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
-            for statement in Self.schema + Self.savedSchema { try db.execute(statement) }
+            for statement in Self.schema + Self.savedSchema + Self.stagedSchema { try db.execute(statement) }
         }
     }
 
@@ -214,7 +215,7 @@ package actor ReadingLog {
     }
 
     /// Bytes of the database's pages in use (its free pages are reused before the file grows).
-    private static func usedBytes(_ db: SQLiteDatabase) throws(SQLiteError) -> Int {
+    static func usedBytes(_ db: SQLiteDatabase) throws(SQLiteError) -> Int {
         let pages = try db.execute("PRAGMA page_count").first?[0].int ?? 0
         let free = try db.execute("PRAGMA freelist_count").first?[0].int ?? 0
         let size = try db.execute("PRAGMA page_size").first?[0].int ?? 4096
@@ -226,7 +227,7 @@ package actor ReadingLog {
     /// again from what is left (its deleted entries would otherwise hold their pages until merged)
     /// and the write-ahead log emptied. The room left is for that rebuild and the `-wal` between
     /// checkpoints, so the files on disk stay under the limit.
-    private func trimToLimit(_ db: SQLiteDatabase) throws(SQLiteError) {
+    func trimToLimit(_ db: SQLiteDatabase) throws(SQLiteError) {
         let limit = configuration.sizeLimit
         guard try Self.usedBytes(db) > limit / 5 * 3 else { return }
         var rounds = 0

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Synchronization
+import RiffleReading
 import Testing
 @testable import riffle
 
@@ -49,5 +50,39 @@ struct DumpFilingTests {
             let found = try await RiffleBinary.run(["search", word, "--format", "tsv", "--fields", "title", "--cache-dir", cache.path])
             #expect(found.status == 0 && found.stdout.split(separator: "\n").count == 5, "\(word): \(found.stdout)\(found.stderr)")
         }
+    }
+
+    /// A dump whose pages all come from the cache has nothing to file: it does not open the reading
+    /// log, let alone make one. The first page it fetches from the server opens it and notes the feed.
+    @Test func aDumpReadFromTheCacheLeavesTheReadingLogAloneAndOneFetchedPageOpensIt() async throws {
+        let requests = Atomic<Int>(0)
+        let server = try HTTPServer { request in
+            guard let page = Int(request.query("page") ?? ""), (1...4).contains(page) else { return .json("[]") }
+            requests.add(1, ordering: .sequentiallyConsistent)
+            let items = (1...3).map { #"{"id": "p\#(page)-\#($0)", "title": "pagemarker\#(page) item \#($0)"}"# }
+            return .json("[" + items.joined(separator: ", ") + "]", headers: [(name: "Cache-Control", value: "max-age=3600")])
+        }
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-filing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let url = server.baseURL.absoluteString + "/items?page={page}"
+        let log = cache.appendingPathComponent(ReadingLog.fileName).path
+        // Given three pages dumped, so cached (and filed), and the reading log then removed
+        let cold = try await RiffleBinary.run(["dump", url, "--pages", "1-3", "--cache-dir", cache.path])
+        #expect(cold.status == 0 && requests.load(ordering: .sequentiallyConsistent) == 3, "\(cold.stderr)")
+        #expect(FileManager.default.fileExists(atPath: log))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log + suffix) }
+        // When the same pages are dumped again, every one from the cache
+        let warm = try await RiffleBinary.run(["dump", url, "--pages", "1-3", "--cache-dir", cache.path])
+        #expect(warm.status == 0 && warm.stdout.split(separator: "\n").count == 9, "\(warm.stdout)\(warm.stderr)")
+        #expect(requests.load(ordering: .sequentiallyConsistent) == 3)
+        // Then there is still no reading log
+        #expect(!FileManager.default.fileExists(atPath: log))
+        // And a dump that fetches one page more files that page and notes the feed opened
+        let more = try await RiffleBinary.run(["dump", url, "--pages", "1-4", "--cache-dir", cache.path])
+        #expect(more.status == 0 && requests.load(ordering: .sequentiallyConsistent) == 4, "\(more.stderr)")
+        let found = try await RiffleBinary.run(["search", "pagemarker4", "--format", "tsv", "--fields", "title", "--cache-dir", cache.path])
+        #expect(found.stdout.split(separator: "\n").count == 3, "\(found.stdout)\(found.stderr)")
+        #expect(try await ReadingLog(cacheDirectory: cache).openedFeeds().map(\.feed.name) == [url])
     }
 }
