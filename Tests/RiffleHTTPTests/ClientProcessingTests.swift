@@ -41,6 +41,26 @@ struct ClientProcessingTests {
         #expect(received.header("x-unset") == nil)
     }
 
+    @Test func credentialProcessorsMarkWhatTheyAddAndNothingElse() throws {
+        var request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/a?page=2&key=old")!)
+        request.headers["X-Plain"] = "p"
+        // A credential processor that adds nothing (the header is set already) marks nothing.
+        try RequestProcessor.header("X-Plain", "other", isCredential: true).apply(to: &request)
+        #expect(request.credentialHeaders.isEmpty && request.credentialQueryItems.isEmpty)
+        try RequestProcessor.queryItem("token", "s3cret", isCredential: true).apply(to: &request)
+        #expect(request.credentialQueryItems == ["token"])
+        #expect(request.redactedURL == "http://127.0.0.1:1/a?page=2&key=old&token=REDACTED")
+        // A second value for a parameter the URL had is a credential too; the parameters it had are not.
+        try RequestProcessor.queryItem("key", "new", isCredential: true).apply(to: &request)
+        #expect(request.credentialQueryItems == ["token", "key"])
+        try RequestProcessor.header("X-Key", "k", isCredential: true).apply(to: &request)
+        #expect(request.credentialHeaders == ["x-key"])
+        // What a processor that is not a credential adds is not marked.
+        try RequestProcessor.queryItem("version", "1").apply(to: &request)
+        try RequestProcessor.header("X-Version", "1").apply(to: &request)
+        #expect(request.credentialQueryItems == ["token", "key"] && request.credentialHeaders == ["x-key"])
+    }
+
     @Test func anEndpointCanOptOutOfProcessors() async throws {
         let client = makeClient(server) { $0.processors = [.queryItem("version", "1.0.0"), .header("X-Key", "k")] }
         var endpoint = Endpoint<JSONValue>(.get, "/plain")

@@ -30,10 +30,14 @@ public struct RequestProcessor: Sendable {
     /// Runs the processor on `request`; headers a credential processor sets are marked as credentials.
     func apply(to request: inout HTTPRequest) throws(RiffleError) {
         guard isCredential else { return try apply(&request) }
-        let before = (headers: request.headers, query: Self.queryItems(request.url))
+        let before = (headers: request.headers, url: request.url)
         try apply(&request)
         for field in request.headers where before.headers[field.name] != field.value { request.credentialHeaders.insert(field.name.lowercased()) }
-        for item in Self.queryItems(request.url) where !before.query.contains(item) { request.credentialQueryItems.insert(item.name) }
+        // The query is parsed only when the URL changed: unchanged, it has no item it lacked (a feed's
+        // request runs three credential processors, most of which add nothing to most requests).
+        guard request.url != before.url else { return }
+        let query = Self.queryItems(before.url)
+        for item in Self.queryItems(request.url) where !query.contains(item) { request.credentialQueryItems.insert(item.name) }
     }
 
     private static func queryItems(_ url: URL) -> [URLQueryItem] {

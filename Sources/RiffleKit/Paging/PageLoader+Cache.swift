@@ -55,9 +55,11 @@ extension PageLoader {
     /// A page from a body already read.
     nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
                           next: String?, known: Bool) -> Page {
+        // Read once for both: whether the page is the last, and how long the feed is.
+        let signals = EndSignals(parsed.document, around: parsed.array)
         var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-                        isLastPage: isLast(number, parsed: parsed, next: next, known: known))
-        (page.totalPages, page.totalItems) = feed.pagination.extent(parsed.document, itemsAt: parsed.array, pageSize: requestedPageSize)
+                        isLastPage: isLast(number, parsed: parsed, next: next, known: known, signals: signals))
+        (page.totalPages, page.totalItems) = feed.pagination.extent(signals: signals, pageSize: requestedPageSize)
         remember(page)
         return page
     }

@@ -23,9 +23,10 @@ extension PageLoader {
     /// Whether page `number` is the feed's last: it is empty, its body says so (`Pagination.saysLast`),
     /// or a sequential feed's page gave no next URL.
     /// - Parameter known: whether `next` was recorded (metadata present); without it a sequential feed cannot tell.
-    nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool) -> Bool {
+    /// - Parameter signals: the signals around the item array, when read already.
+    nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool, signals: EndSignals? = nil) -> Bool {
         if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document, itemsAt: parsed.array, page: number,
-                                                            itemCount: parsed.items.count, pageSize: requestedPageSize) {
+                                                            itemCount: parsed.items.count, pageSize: requestedPageSize, signals: signals) {
             return true
         }
         return feed.pagination.isSequential && known && next == nil

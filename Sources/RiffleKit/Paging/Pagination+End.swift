@@ -22,8 +22,14 @@ extension Pagination {
     ///   - pageSize: the page size the request asked for, when known (`per_page=30` in the URL).
     public func saysLast(_ document: JSONDocument, itemsAt array: Int? = nil, page number: Int, itemCount: Int,
                          pageSize: Int? = nil) -> Bool {
+        saysLast(document, itemsAt: array, page: number, itemCount: itemCount, pageSize: pageSize, signals: nil)
+    }
+
+    /// `saysLast`, with the signals around `array` when the caller read them already (for `extent` too).
+    func saysLast(_ document: JSONDocument, itemsAt array: Int?, page number: Int, itemCount: Int, pageSize: Int?,
+                  signals read: EndSignals?) -> Bool {
         if let hasMorePath, let flag = document.scalar(at: JSONPath(hasMorePath))?.boolValue { return !flag }
-        let signals = EndSignals(document, around: array)
+        let signals = read ?? EndSignals(document, around: array)
         if let more = signals.more { return !more }
         if let last = signals.last { return last }
         if signals.nextMissing { return true }

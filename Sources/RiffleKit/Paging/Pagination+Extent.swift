@@ -8,7 +8,11 @@ extension Pagination {
     ///   - array: the tape index of the item array (`ItemExtractor.list`); nil reads the root only.
     ///   - pageSize: the page size the request asked for, when known (`per_page=30` in the URL).
     public func extent(_ document: JSONDocument, itemsAt array: Int? = nil, pageSize: Int? = nil) -> (pages: Int?, items: Int?) {
-        let signals = EndSignals(document, around: array)
+        extent(signals: EndSignals(document, around: array), pageSize: pageSize)
+    }
+
+    /// `extent` from the signals around the item array, read once for this and `saysLast`.
+    func extent(signals: EndSignals, pageSize: Int?) -> (pages: Int?, items: Int?) {
         // A server's numbers are believed only within reason: positive, and below what a page number may be.
         let plausible = 1..<1_000_000_000
         let items = signals.total.flatMap { plausible.contains($0) ? $0 : nil }
