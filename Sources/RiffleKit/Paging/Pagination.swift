@@ -72,11 +72,11 @@ public struct Pagination: Sendable, Hashable {
     /// library's generic search (which was most of the time a page's URL took); any other text goes
     /// through `replacing`, Character by Character, as before.
     static func filling(_ placeholder: String, in text: String, with value: String) -> String {
-        var text = text
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.replacing(placeholder, with: value) }
+        var text = text, pattern = placeholder
         let filled = text.withUTF8 { bytes -> String? in
-            var pattern = placeholder
-            return pattern.withUTF8 { pattern -> String? in
-                guard let first = pattern.first, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            pattern.withUTF8 { pattern -> String? in
+                guard let first = pattern.first else { return nil }
                 let n = bytes.count, m = pattern.count
                 var out: [UInt8] = []
                 var copied = 0, i = 0
@@ -91,14 +91,13 @@ public struct Pagination: Sendable, Hashable {
                         i &+= 1
                     }
                 }
-                // Nothing to fill: the text as it was.
                 guard copied > 0 else { return nil }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
                 return String(decoding: out, as: UTF8.self)
             }
         }
-        if let filled { return filled }
-        return text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.replacing(placeholder, with: value)
+        // Nothing to fill: the text as it was.
+        return filled ?? text
     }
 
     /// The URL of the page after one whose response is `response` with body `document`, or nil at the end.
