@@ -50,7 +50,10 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie",
                                                          "-L", Context.packageDirectory + "/Linker/static-libstdc++",
                                                          "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/riffle.order",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release))]),
+                                                         "-Xlinker", "--no-warn-symbol-ordering",
+                                                         // -static-stdlib exports every symbol of riffle's own objects to the
+                                                         // dynamic linker, which nothing looks up (DECISIONS.md, "exports nothing").
+                                                         "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
         // What RiffleKit's tests run in child processes (two writers of one cache, a full disk, another
