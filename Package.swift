@@ -4,7 +4,8 @@ import PackageDescription
 /// Release builds of `riffle` link the Swift runtime and Foundation statically: loading Foundation's
 /// shared libraries is most of a dynamic Swift program's start-up (about 14 ms of 18 here), and a
 /// browser should paint a cached page before anything slow happens. Nothing links libcurl: CCurl loads
-/// it on the first request. libstdc++ is linked statically too. Debug builds (and the tests) stay dynamic.
+/// it on the first request. libstdc++ is linked statically too, and lld packs the code that runs together
+/// (Linker/riffle.order). Debug builds (and the tests) stay dynamic.
 
 let package = Package(
     name: "Riffle",
@@ -43,9 +44,16 @@ let package = Package(
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI", "RiffleBrowser", "NcursesTerminal", "DemoServer", "RiffleAssets"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
                           // Linker/static-libstdc++ holds a libstdc++.so that names libstdc++.a: found first, it links the
-                          // runtime's C++ parts statically (DECISIONS.md, "libstdc++ is linked statically").
+                          // runtime's C++ parts statically (DECISIONS.md, "libstdc++ is linked statically"). lld lays the
+                          // code that runs out together, in Linker/riffle.order's order (DECISIONS.md, "The code that runs
+                          // is packed together").
                           linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie",
-                                                         "-L", Context.packageDirectory + "/Linker/static-libstdc++"], .when(configuration: .release))]),
+                                                         "-L", Context.packageDirectory + "/Linker/static-libstdc++",
+                                                         "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/riffle.order",
+                                                         "-Xlinker", "--no-warn-symbol-ordering",
+                                                         // -static-stdlib exports every symbol of riffle's own objects to the
+                                                         // dynamic linker, which nothing looks up (DECISIONS.md, "exports nothing").
+                                                         "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]),
         .executableTarget(name: "riffle-bench", dependencies: ["RiffleKit", "RiffleTUI", "DemoServer"]),
 
         // What RiffleKit's tests run in child processes (two writers of one cache, a full disk, another

@@ -12,6 +12,8 @@ package final class NcursesScreen: TerminalBackend {
     private var previous: Buffer?
     private var palette: Palette
     private var closed = false
+    /// Set once the terminal has hung up (its input reads as closed): the run loop then ends as on SIGHUP.
+    private var hungUp = false
     /// Whether clusters ncurses cannot hold can be written directly (the terminal has `cup`).
     private let canAddressCursor: Bool
     package private(set) var size: Size
@@ -57,7 +59,8 @@ package final class NcursesScreen: TerminalBackend {
 
     package func takeQuitSignal() -> Int32? {
         let sig = riffle_quit_signal_take()
-        return sig == 0 ? nil : sig
+        if sig != 0 { return sig }
+        return hungUp ? SIGHUP : nil
     }
 
     package func draw(_ buffer: Buffer) {
@@ -124,7 +127,12 @@ package final class NcursesScreen: TerminalBackend {
         timeout(Int32(timeoutMilliseconds))
         var ch: wint_t = 0
         let kind = get_wch(&ch)
-        if kind == ERR { return nil }
+        if kind == ERR {
+            // A wait that timed out, or a terminal that is gone: the second answers every read at once
+            // (EIO), and without SIGHUP (sent to another process, or lost) the loop would spin for ever.
+            if Self.inputHungUp() { hungUp = true }
+            return nil
+        }
         if kind == KEY_CODE_YES { return functionKey(Int32(bitPattern: ch)) }
         return KeyDecoder.key(forCodePoint: ch).map(TerminalEvent.key)
     }
@@ -145,6 +153,13 @@ package final class NcursesScreen: TerminalBackend {
         default:
             return KeyDecoder.key(forKeyCode: code).map(TerminalEvent.key)
         }
+    }
+
+    /// Whether standard input, the terminal curses reads, has hung up or is no longer open.
+    private static func inputHungUp() -> Bool {
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) == 1 else { return false }
+        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// wcwidth and the screen need a UTF-8 locale; fall back to C.UTF-8 when the environment has none.

@@ -8,6 +8,9 @@ func fail(_ message: String, status: Int32, json: Bool = false) -> Never {
     exit(status)
 }
 
+// No `await` here: it would make `main` async, and the runtime would end the main thread with a
+// forced unwind that keeps the binary's unwind tables resident (`waitForCommand`); .ci/check-release
+// fails if `main` is async again.
 // With --timings standard error is JSON lines only, usage errors included.
 let timings = CommandLine.arguments.dropFirst().contains("--timings")
 do {
@@ -20,17 +23,17 @@ do {
     case .browse:
         exit(try BrowseCommand.run(arguments))
     case .feeds:
-        exit(try await FeedsCommand.run(arguments))
+        exit(try waitForCommand { () async throws(Arguments.UsageError) in try await FeedsCommand.run(arguments) })
     case .add:
         exit(try AddCommand.run(arguments))
     case .search:
-        exit(try await SearchCommand.run(arguments))
+        exit(try waitForCommand { () async throws(Arguments.UsageError) in try await SearchCommand.run(arguments) })
     case .dump:
-        exit(try await DumpCommand.run(arguments))
+        exit(try waitForCommand { () async throws(Arguments.UsageError) in try await DumpCommand.run(arguments) })
     case .inspect:
-        exit(try await InspectCommand.run(arguments))
+        exit(try waitForCommand { () async throws(Arguments.UsageError) in try await InspectCommand.run(arguments) })
     case .cache:
-        exit(try await CacheCommand.run(arguments))
+        exit(try waitForCommand { () async throws(Arguments.UsageError) in try await CacheCommand.run(arguments) })
     }
 } catch {
     fail("\(error)", status: 2, json: timings)

@@ -29,6 +29,15 @@ struct DemoFeedServerTests {
         #expect(demo.requestCount == 1)
     }
 
+    @Test func pagesAreFreshForTheMaxAgeTheServerWasGiven() throws {
+        let demo = try DemoFeedServer(latency: .zero, maxAge: 3_600)
+        defer { demo.stop() }
+        let response = try TestHTTP.get(demo.url(page: 1))
+        #expect(response.headers["cache-control"] == "max-age=3600")
+        let again = try TestHTTP.get(demo.url(page: 1), headers: ["If-None-Match": try #require(response.headers["etag"])])
+        #expect(again.status == 304 && again.headers["cache-control"] == "max-age=3600")
+    }
+
     @Test func ifNoneMatchGets304WithoutBody() throws {
         let demo = try DemoFeedServer(latency: .zero)
         defer { demo.stop() }

@@ -71,7 +71,7 @@ struct FirstFrameRecordTests {
             _ = BrowserLoop(terminal: terminal, pages: pages, title: "feed").run()
             finished.signal()
         }.start()
-        let frame = await offThread { terminal.inner.waitForFrame(timeout: 30, where: done) }
+        let frame = await offThread { terminal.inner.waitForFrame(timeout: 120, where: done) }
         terminal.inner.send(.key(.character("q")))
         #expect(await offThread { finished.wait(timeout: .now() + 30) == .success })
         return frame

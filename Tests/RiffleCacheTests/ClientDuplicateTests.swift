@@ -16,7 +16,7 @@ struct ClientDuplicateTests {
     init() throws {
         let gate = gate
         fixture = try SeedFixture { request in
-            _ = gate.wait(timeout: .now() + 30)
+            gate.waitForTest()
             return .json(#"{"method": "\#(request.method)", "n": \#(request.header("x-n") ?? "0")}"#)
         }
     }
@@ -32,7 +32,7 @@ struct ClientDuplicateTests {
     func sendAll(_ count: Int, _ endpoint: Endpoint<JSONValue>, on client: Client,
                  until ready: @escaping () -> Bool) async -> [Task<Result<JSONValue, RiffleError>, Never>] {
         let tasks = (0..<count).map { _ in start(endpoint, on: client) }
-        #expect(await waitFor(ready))
+        #expect(await eventually(ready))
         return tasks
     }
 
@@ -51,7 +51,7 @@ struct ClientDuplicateTests {
         let tasks = await sendAll(5, endpoint, on: client) { server.requestCount == 1 && (cached || all()) }
         if cached {
             // With a cache the cache's own table shares the transfer: its waiters are the five callers.
-            #expect(await waitFor { await fixture.cache.waiterCount(for: try! client.request(for: endpoint)) == 5 })
+            #expect(await eventually { await fixture.cache.waiterCount(for: try! client.request(for: endpoint)) == 5 })
         }
         gate.signal()
         for task in tasks { #expect(try await task.value.get() == ["method": "GET", "n": 7]) }
@@ -111,7 +111,7 @@ struct ClientDuplicateTests {
         let server = fixture.server
         let first = await sendAll(1, endpoint, on: client) { server.requestCount == 1 }[0]
         let second = start(endpoint, on: client)
-        #expect(await waitFor(joined(client, endpoint, 2)))
+        #expect(await eventually(joined(client, endpoint, 2)))
         second.cancel()
         #expect(await second.value == .failure(.cancelled))
         #expect(client.flights.waiterCount(ResponseCache.flightKey(try client.request(for: endpoint))) == 0)
@@ -126,11 +126,11 @@ struct ClientDuplicateTests {
         let server = fixture.server
         let first = await sendAll(1, endpoint, on: client) { server.requestCount == 1 }[0]
         let second = start(endpoint, on: client)
-        #expect(await waitFor(joined(client, endpoint, 2)))
+        #expect(await eventually(joined(client, endpoint, 2)))
         first.cancel()
         #expect(await first.value == .failure(.cancelled))
         // The one left sends again itself, and gets its answer.
-        #expect(await waitFor { server.requestCount == 2 })
+        #expect(await eventually { server.requestCount == 2 })
         gate.signal()
         gate.signal()
         #expect(try await second.value.get() == ["method": "GET", "n": 0])
@@ -141,26 +141,16 @@ struct ClientDuplicateTests {
         let endpoint = Endpoint<JSONValue>(.get, "/list")
         let server = fixture.server
         let tasks = await sendAll(2, endpoint, on: client) { server.requestCount == 1 }
-        #expect(await waitFor(joined(client, endpoint, 2)))
+        #expect(await eventually(joined(client, endpoint, 2)))
         for task in tasks { task.cancel() }
         for task in tasks { #expect(await task.value == .failure(.cancelled)) }
         let key = ResponseCache.flightKey(try client.request(for: endpoint))
-        #expect(await waitFor { !client.flights.isInFlight(key) })
+        #expect(await eventually { !client.flights.isInFlight(key) })
         gate.signal()
         // The next call sends again.
         gate.signal()
         _ = try await client.send(endpoint)
         #expect(server.requestCount == 2)
-    }
-
-    /// Polls every few milliseconds for up to 30 s.
-    private func waitFor(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await !condition() {
-            if ContinuousClock.now > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
     }
 }
 

@@ -42,7 +42,7 @@ struct CacheDiskFailureTests {
 
     @Test(arguments: [false, true])
     func aReadOnlyCacheStillAnswers(withItsWALOpen: Bool) async throws {
-        let server = try DemoFeedServer(latency: .zero)
+        let server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         defer { server.stop() }
         let directory = Self.folderOthersCanReach().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
         defer {

@@ -15,7 +15,7 @@ struct CacheLockTests {
     let logLines = CacheShared<[String]>([])
 
     init() throws {
-        server = try DemoFeedServer(latency: .zero)
+        server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-lock-\(UUID().uuidString)")
     }
 

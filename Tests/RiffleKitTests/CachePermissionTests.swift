@@ -11,7 +11,7 @@ struct CachePermissionTests {
     let directory: URL
 
     init() throws {
-        server = try DemoFeedServer(latency: .zero)
+        server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-modes-\(UUID().uuidString)")
     }
 

@@ -20,7 +20,7 @@ struct CacheTrustTests {
     let logLines = CacheShared<[String]>([])
 
     init() throws {
-        server = try DemoFeedServer(latency: .zero)
+        server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         sandbox = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-trust-\(UUID().uuidString)")
         directory = sandbox.appendingPathComponent("cache")
         try FileManager.default.createDirectory(at: sandbox, withIntermediateDirectories: true)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Cache: an index of the previous version")
 struct CacheUpgradeTests {
     @Test func pagesAndTheirMetadataFilesAreTakenIntoTheIndex() async throws {
-        let server = try DemoFeedServer(latency: .zero)
+        let server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-cache-v1-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

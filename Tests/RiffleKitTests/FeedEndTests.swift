@@ -195,7 +195,7 @@ struct FeedEndTests {
     }
 
     @Test func theDemoFeedEndsAtItsLastPage() async throws {
-        let demo = try DemoFeedServer(latency: .zero)
+        let demo = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         defer { demo.stop() }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }

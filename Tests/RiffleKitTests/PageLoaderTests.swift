@@ -11,7 +11,7 @@ final class PageLoaderTests: Sendable {
     let loader: PageLoader
 
     init() throws {
-        server = try DemoFeedServer(latency: .zero)
+        server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-pages-\(UUID().uuidString)")
         loader = PageLoader(feed: try Feed(template: server.template), cacheDirectory: cache, transport: CurlTransport())
     }
@@ -104,7 +104,7 @@ final class PageLoaderTests: Sendable {
     /// request leaves from the thread that read the last answer): the limit and the order hold.
     @Test(arguments: [1, 3])
     func loopbackTransfersKeepTheLoadersLimit(limit: Int) async throws {
-        let slow = try DemoFeedServer(latency: .milliseconds(20))
+        let slow = try DemoFeedServer(latency: .milliseconds(20), maxAge: 3_600)
         defer { slow.stop() }
         var configuration = PageLoader.Configuration()
         configuration.maxConcurrentFetches = limit
@@ -122,7 +122,7 @@ final class PageLoaderTests: Sendable {
     }
 
     @Test func fetchesOfDifferentPagesWaitTheirTurn() async throws {
-        let slow = try DemoFeedServer(latency: .milliseconds(50))
+        let slow = try DemoFeedServer(latency: .milliseconds(50), maxAge: 3_600)
         defer { slow.stop() }
         let loader = PageLoader(feed: try Feed(template: slow.template), cacheDirectory: cache, transport: CurlTransport())
         try await withThrowingTaskGroup(of: Page.self) { group in

@@ -16,7 +16,7 @@ struct DumpEndTests {
     /// The demo feed cut to 90 items: three pages, the last saying `"total_pages": 3`.
     static func threeDemoPages() throws -> DemoFeedServer {
         let items = try DemoFeed.load().items.prefix(90)
-        return try DemoFeedServer(latency: .zero, timeline: .stored, feed: DemoFeed(items: Array(items), perPage: 30))
+        return try DemoFeedServer(latency: .zero, timeline: .stored, feed: DemoFeed(items: Array(items), perPage: 30), maxAge: 3_600)
     }
 
     @Test(arguments: [["--pages", "1-200"], ["--all"], ["--pages", "1-"], ["--pages", "1-200", "--concurrency", "1"]])

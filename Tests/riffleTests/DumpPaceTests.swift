@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import Testing
 
 /// `riffle dump` asks for pages at the network's pace: the next request leaves once an answer says
@@ -33,7 +34,7 @@ struct DumpPaceTests {
         let run = Task.detached { try await RiffleBinary.run(arguments, stdout: fifo) }
 
         // Nothing reads yet: page 1's lines fill the pipe, and pages 2 and 3 are asked for all the same.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while server.requestCount < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         let asked = server.requests.map(\.target)
 

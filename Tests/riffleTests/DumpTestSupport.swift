@@ -9,7 +9,7 @@ struct DumpFixture {
     let cache: URL
 
     init(failPage: Int? = nil) throws {
-        server = try DemoFeedServer(latency: .zero, failPage: failPage, timeline: .stored)
+        server = try DemoFeedServer(latency: .zero, failPage: failPage, timeline: .stored, maxAge: 3_600)
         cache = try RiffleBinary.temporaryDirectory()
     }
 

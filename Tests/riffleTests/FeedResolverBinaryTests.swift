@@ -1,3 +1,4 @@
+import DemoServer
 import Foundation
 import Testing
 
@@ -60,6 +61,30 @@ struct FeedResolverBinaryTests {
         #expect(result.status == 2)
         #expect(result.stderr == "riffle: \(missing): no such file (named by $RIFFLE_PRESETS)\n")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// A URL needs no preset: with no feeds file the presets are not even read (they were parsed on
+    /// every start, a sixth of a cached first frame), so a broken presets file does not stop it; a
+    /// feeds file, whose entries may build on presets, still needs them.
+    @Test func aURLIsOpenedWithoutReadingThePresetsUnlessAFeedsFileMayKeepItsPicks() async throws {
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let missing = home.appending(path: "nope.json").path
+        let server = try HTTPServer { _ in .json(#"{"items": [{"id": 1, "title": "one story"}]}"#) }
+        defer { server.stop() }
+        let arguments = ["dump", server.baseURL.absoluteString + "/items?page={page}", "--pages", "1", "--fields", "title",
+                         "--cache-dir", home.appending(path: "cache").path]
+        let environment = ["RIFFLE_PRESETS": missing, "XDG_CONFIG_HOME": home.path]
+
+        let bare = try await RiffleBinary.run(arguments, environment: environment)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stdout == #"{"title":"one story"}"# + "\n")
+
+        try FileManager.default.createDirectory(at: home.appending(path: "riffle"), withIntermediateDirectories: true)
+        try Data(#"{"feeds": {}}"#.utf8).write(to: home.appending(path: "riffle/feeds.json"))
+        let withFeeds = try await RiffleBinary.run(arguments, environment: environment)
+        #expect(withFeeds.status == 2)
+        #expect(withFeeds.stderr == "riffle: \(missing): no such file (named by $RIFFLE_PRESETS)\n")
     }
 
     @Test func aPresetsFileReplacesTheBuiltInOnes() async throws {

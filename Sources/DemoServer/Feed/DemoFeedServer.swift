@@ -2,7 +2,7 @@ import Foundation
 
 /// The demo feed served over HTTP on 127.0.0.1: `GET /api/items?page=N`.
 ///
-/// Pages carry an `ETag` (a hash of the body) and `Cache-Control: max-age=60`, answer `If-None-Match`
+/// Pages carry an `ETag` (a hash of the body) and `Cache-Control: max-age=60` (or `maxAge`), answer `If-None-Match`
 /// with 304, and arrive after `latency`. Pages can be broken at runtime to exercise error handling.
 ///
 /// ```swift
@@ -26,12 +26,15 @@ public final class DemoFeedServer: Sendable {
     ///     "3m ago" style ages look live; pass `.stored` for the exact file dates. Dates are fixed at start,
     ///     so ETags stay stable for the server's lifetime.
     ///   - feed: the content; nil is the built-in feed (`DemoFeed.load()`).
+    ///   - maxAge: the seconds each page is fresh for (`Cache-Control: max-age`). A test that runs
+    ///     riffle twice on the wall clock and expects the second run from the cache needs more than
+    ///     the demo's minute: a busy test suite can hold a test that long between its two runs.
     public init(latency: Duration = .milliseconds(150), failPage: Int? = nil,
-                timeline: DemoFeed.Timeline? = nil, feed: DemoFeed? = nil) throws(DemoServerError) {
+                timeline: DemoFeed.Timeline? = nil, feed: DemoFeed? = nil, maxAge: Int = 60) throws(DemoServerError) {
         let base: DemoFeed
         if let feed { base = feed } else { base = try DemoFeed.load() }
         let served = base.on(timeline ?? .endingAt(Date()))
-        let routes = FeedRoutes(feed: served, latency: latency, failPage: failPage)
+        let routes = FeedRoutes(feed: served, latency: latency, failPage: failPage, maxAge: maxAge)
         self.routes = routes
         self.feed = served
         server = try HTTPServer { request in routes.respond(to: request) }

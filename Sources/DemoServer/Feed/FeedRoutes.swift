@@ -18,10 +18,13 @@ final class FeedRoutes: Sendable {
 
     let feed: DemoFeed
     let control: Mutex<Control>
+    /// What every page says of its freshness.
+    private let cacheControl: String
     private let pages: [Rendered]
 
-    init(feed: DemoFeed, latency: Duration, failPage: Int?) {
+    init(feed: DemoFeed, latency: Duration, failPage: Int?, maxAge: Int) {
         self.feed = feed
+        cacheControl = "max-age=\(maxAge)"
         control = Mutex(Control(latency: latency, failPage: failPage))
         // Pages never change while serving, so their bodies and tags are computed once.
         pages = (1...max(1, feed.pageCount)).map { page in
@@ -77,7 +80,7 @@ final class FeedRoutes: Sendable {
                 rendered = Rendered(body: body, etag: ETag.of(body))
             }
         }
-        let headers = [("ETag", rendered.etag), ("Cache-Control", "max-age=60")]
+        let headers = [("ETag", rendered.etag), ("Cache-Control", cacheControl)]
         if let ifNoneMatch, ETag.matches(ifNoneMatch: ifNoneMatch, tag: rendered.etag) {
             return HTTPServer.Response(status: 304, headers: headers)
         }

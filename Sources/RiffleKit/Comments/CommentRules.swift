@@ -109,8 +109,16 @@ public struct CommentRules: Sendable, Hashable {
 
     /// The host of `template` with its placeholders filled in with a plain path segment.
     private static func host(of template: String) -> String? {
-        var sample = template
-        for name in placeholders(in: template) { sample = sample.replacingOccurrences(of: "{\(name)}", with: "/x") }
+        // Each placeholder as `placeholders(in:)` reads it, filled by a scan (Foundation's
+        // replacingOccurrences set up its locale machinery on a first frame's path).
+        var sample = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            sample += rest[..<open]
+            sample += "/x"
+            rest = rest[rest.index(after: close)...]
+        }
+        sample += rest
         guard let url = URL(string: sample), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return nil }
         return host
