@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,7 +124,31 @@ const char *rc_multi_option_name(int option, const char **since) {
     }
 }
 
-void *rc_easy_init(void) { return curl.easy_init(); }
+// libcurl's struct curl_sockaddr (curl.h), what CURLOPT_OPENSOCKETFUNCTION is given.
+struct rc_sockaddr {
+    int family;
+    int socktype;
+    int protocol;
+    unsigned int addrlen;
+    struct sockaddr addr;
+};
+
+// CURLOPT_OPENSOCKETFUNCTION (CURLOPTTYPE_FUNCTIONPOINT + 163): libcurl 7.88 opens its sockets without
+// close-on-exec, so every program the process starts (a link's browser, a clipboard tool) would
+// inherit the open connections and hold them open as long as it runs. The socket is made here
+// with SOCK_CLOEXEC, in one call, so no fork on another thread can come between.
+enum { RC_CURLOPT_OPENSOCKETFUNCTION = 20163 };
+static int rc_open_socket(void *data, int purpose, struct rc_sockaddr *address) {
+    (void)data;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+void *rc_easy_init(void) {
+    void *easy = curl.easy_init();
+    if (easy) curl.easy_setopt(easy, RC_CURLOPT_OPENSOCKETFUNCTION, rc_open_socket);
+    return easy;
+}
 void rc_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
 int rc_easy_setopt_long(void *easy, enum rc_long_option option, long value) { return curl.easy_setopt(easy, (int)option, value); }
 int rc_easy_setopt_pointer(void *easy, enum rc_pointer_option option, const void *value) { return curl.easy_setopt(easy, (int)option, value); }

@@ -36,6 +36,9 @@ enum DumpCommand {
         configuration.log = { warnings.add($0) }
         let loader = PageLoader(feed: options.feed, cache: Network.cache(cacheDirectory, log: configuration.log),
                                 client: Network.client(for: options.feed, transport: Network.transport()), configuration: configuration)
+        // Each page's request leaves as soon as the page before says it follows, from the transport's
+        // thread; the loop below still asks for each page, and its load takes that request.
+        loader.readAhead(options.pages, policy: options.policy)
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)

@@ -159,6 +159,40 @@ struct CurlTransportTests {
         }
     }
 
+    /// A program started while a connection is open (a link's browser, a clipboard tool) does not
+    /// inherit it: when the transfer ends the server sees the connection close at once, not when
+    /// that program exits.
+    @Test func aProgramStartedDuringATransferDoesNotHoldItsConnectionOpen() async throws {
+        let arrived = Mutex(false)
+        let closed = Mutex(false)
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            arrived.withLock { $0 = true }
+            // Until the client closes (a read of 0 bytes), not until the listener's 60 s read timeout.
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(connection.fd, &chunk, chunk.count, 0)
+                if count == 0 { closed.withLock { $0 = true } }
+                if count <= 0 { return }
+            }
+        }
+        let transfer = Task { try await transport.send(HTTPRequest(url: listener.url(), timeout: .seconds(120))) }
+        #expect(await eventually { arrived.withLock { $0 } })
+        // A child that outlives the test's wait, started while the connection is open.
+        var child: pid_t = 0
+        let argv = ["/bin/sleep", "300"]
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        try #require(posix_spawn(&child, argv[0], nil, nil, cArgs, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            waitpid(child, nil, 0)
+        }
+        transfer.cancel()
+        _ = await transfer.result
+        #expect(await eventually { closed.withLock { $0 } }, "the connection stayed open in the child")
+    }
+
     // MARK: Redirects
 
     @Test func relativeRedirectsAreFollowedAndTheAnswerSaysWhereItEnded() async throws {

@@ -73,6 +73,17 @@ public final class ConcurrencyLimit: Sendable {
         if now { start() }
     }
 
+    /// Takes a place when one is free and no one is waiting for one; false otherwise. Whoever gets
+    /// one must call `release()` once.
+    package func tryAcquire() -> Bool {
+        state.withLock { state in
+            guard state.running < maximum, state.waiting.isEmpty else { return false }
+            state.running += 1
+            state.started += 1
+            return true
+        }
+    }
+
     /// Frees a place: the next in line gets it directly.
     public func release() {
         let next = state.withLock { state -> Waiter? in

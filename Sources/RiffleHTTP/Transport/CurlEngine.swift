@@ -19,7 +19,12 @@ final class CurlEngine: Sendable {
         var starts: [CurlTransfer] = []
         var cancels: [CurlTransfer] = []
         var stopping = false
+        /// Requests sent by a `FollowOn`, oldest first, until a `perform` of the same request takes one.
+        var ahead: [CurlTransfer] = []
     }
+
+    /// Follow-on requests kept for their callers at most; an older one is dropped for a newer.
+    static let aheadLimit = 4
 
     private let inbox = Mutex(Inbox())
     private let multi: MultiHandle
@@ -55,11 +60,18 @@ final class CurlEngine: Sendable {
     /// Sends `request` and waits for the whole answer (no redirects followed here).
     func perform(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
-        let transfer = CurlTransfer(request: request, context: context)
+        // Sent already, by the transfer before it (`FollowOn`): this caller takes it over.
+        let adopted = inbox.withLock { inbox in
+            inbox.ahead.firstIndex { $0.request.asksSame(as: request) }.map { inbox.ahead.remove(at: $0) }
+        }
+        if adopted != nil { context.started?() }
+        let transfer = adopted ?? CurlTransfer(request: request, context: context)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
                 transfer.wait(continuation)
-                if let limit = context.limit {
+                if adopted != nil {
+                    // Already sent; it holds its own place in the limit.
+                } else if let limit = context.limit {
                     limit.schedule { self.submit(transfer) }
                 } else {
                     submit(transfer)
@@ -68,6 +80,13 @@ final class CurlEngine: Sendable {
         } onCancel: {
             transfer.cancelled.store(true, ordering: .relaxed)
             self.post(cancel: transfer)
+        }
+        if adopted != nil, case .success(let response) = result, let progress = context.progress {
+            // The transfer reported to no one while it ran: its caller gets the totals.
+            if let sent = request.body, !sent.isEmpty {
+                progress(TransferProgress(direction: .upload, completed: Int64(sent.count), expected: Int64(sent.count)))
+            }
+            progress(TransferProgress(direction: .download, completed: Int64(response.body.count), expected: Int64(response.body.count)))
         }
         return try result.get()
     }
@@ -112,7 +131,29 @@ final class CurlEngine: Sendable {
             }
             // The place goes to the next request first, so it is sent in this same turn.
             if transfer.submitted { transfer.context.limit?.release() }
-            if let deliver = transfer.finish(result) { deliveries.append(deliver) }
+            guard let deliver = transfer.finish(result) else { return }
+            // Someone waits for this answer: what follows it leaves now, before the answer is handed
+            // on (a request taken by no one yet waits for its caller instead).
+            if case .success(let response) = result, let followOn = transfer.context.followOn {
+                sendAhead(followOn, after: response, limit: transfer.context.limit)
+            }
+            deliveries.append(deliver)
+        }
+
+        /// Starts what `followOn` says follows `response`, in the limit the finished transfer held.
+        func sendAhead(_ followOn: FollowOn, after response: HTTPResponse, limit: ConcurrencyLimit?) {
+            guard let (request, then) = followOn.next(response) else { return }
+            // Not before a request already waiting for a place: that one goes first.
+            if let limit, !limit.tryAcquire() { return }
+            var context = TransferContext(limit: limit)
+            context.followOn = then
+            let ahead = CurlTransfer(request: request, context: context)
+            let dropped = inbox.withLock { inbox -> CurlTransfer? in
+                inbox.starts.append(ahead)
+                inbox.ahead.append(ahead)
+                return inbox.ahead.count > Self.aheadLimit ? inbox.ahead.removeFirst() : nil
+            }
+            if let dropped, !dropped.isFinished { finish(dropped, .failure(.cancelled)) }
         }
 
         while true {

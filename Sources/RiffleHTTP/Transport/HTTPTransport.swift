@@ -48,6 +48,8 @@ public struct TransferContext: Sendable {
     /// Told once, when the transfer leaves (after waiting for `limit`): a request's time budget counts
     /// from there.
     public var started: (@Sendable () -> Void)?
+    /// What may leave the moment this transfer's answer is complete (`CurlTransport` only).
+    package var followOn: FollowOn?
 
     /// A context with these hooks; none by default.
     public init(progress: (@Sendable (TransferProgress) -> Void)? = nil, limit: ConcurrencyLimit? = nil,
@@ -55,6 +57,11 @@ public struct TransferContext: Sendable {
         self.progress = progress
         self.limit = limit
         self.started = started
+    }
+
+    /// A context whose transfer is followed by what `followOn` says (`CurlTransport` only).
+    package init(followOn: FollowOn?) {
+        self.followOn = followOn
     }
 
     /// Runs `transfer` holding a place in `limit` (when there is one), after telling `started`: for

@@ -56,16 +56,23 @@ extension PageLoader {
     /// it settles whether another page follows.
     nonisolated func noteAnswer(_ number: Int, parsed: ParsedBody, body: Data) {
         // A chained feed's next URL may be in the headers, read once the page is loaded.
-        guard !feed.pagination.isSequential else { return }
+        guard !feed.pagination.isSequential, let more = follows(number, parsed: parsed, body: body, remember: true) else { return }
+        configuration.answered(number, more)
+    }
+
+    /// Whether another page follows page `number`, whose answer `body` read as `parsed`: not when it
+    /// is the last or repeats the page before; nil while the page before is unknown. With `remember`,
+    /// the page is noted for the page after it.
+    nonisolated func follows(_ number: Int, parsed: ParsedBody, body: Data, remember: Bool = false) -> Bool? {
         let last = isLast(number, parsed: parsed, next: nil, known: false)
         let answer = Fingerprint(body: body, items: parsed.items, isLast: last)
         let previous = fingerprints.withLock { known in
-            if !parsed.items.isEmpty { known[number] = answer }
+            if remember && !parsed.items.isEmpty { known[number] = answer }
             return known[number - 1]
         }
         // Whether it repeats the page before is unknown until that page is.
-        guard last || number == 1 || previous != nil else { return }
-        configuration.answered(number, !last && !(previous.map(answer.repeats) ?? false))
+        guard last || number == 1 || previous != nil else { return nil }
+        return !last && !(previous.map(answer.repeats) ?? false)
     }
 
     /// `page`, or, when it repeats the page before it, that page ended: no items (they were all listed

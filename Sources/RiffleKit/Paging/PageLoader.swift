@@ -63,6 +63,12 @@ public actor PageLoader {
     nonisolated let requestedPageSize: Int?
 
     var inFlight: [Int: Task<Page, any Error>] = [:]
+    /// The pages `inFlight` holds, readable from the transport's thread (`readAhead`).
+    nonisolated let fetching = Mutex<Set<Int>>([])
+    /// The pages a caller said it will load next (`readAhead(_:policy:)`); nil: none.
+    nonisolated let readAheadPlan = Mutex<ReadAheadPlan?>(nil)
+    /// Answers parsed on the transport's thread while reading ahead, by page, for the page's own check.
+    nonisolated let parsedAhead = Mutex<[Int: (body: Data, parsed: ParsedBody)]>([:])
     /// What each page held as last read or fetched, to tell a page that repeats the one before it.
     nonisolated let fingerprints = Mutex<[Int: Fingerprint]>([:])
     /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
@@ -234,13 +240,19 @@ public actor PageLoader {
             joinedCount += 1
             started = false
         } else {
+            fetching.withLock { _ = $0.insert(number) }
             task = startFetch(number, policy: policy)
             inFlight[number] = task
             started = true
         }
         // The caller that started the fetch removes it once the result exists (always: the task is
         // not cancelled with its callers), so a caller arriving in between still joins it.
-        defer { if started { inFlight[number] = nil } }
+        defer {
+            if started {
+                inFlight[number] = nil
+                fetching.withLock { _ = $0.remove(number) }
+            }
+        }
         do {
             return try await task.value
         } catch let error as FeedError {
@@ -281,6 +293,7 @@ public actor PageLoader {
         do {
             reply = try await client.perform(pageEndpoint(number, url: url, policy: policy == .returnCacheDontLoad ? .returnCacheElseLoad : policy,
                                                           keep: parsedBody),
+                                             context: TransferContext(followOn: followOn(after: number, url: url)),
                                              target: cacheTarget(number, url: url, parsed: parsedBody))
         } catch {
             throw FeedError(error)
@@ -306,8 +319,12 @@ public actor PageLoader {
                                                 // A page without items is refused before it is stored;
                                                 // its `FeedError` reaches the loader's caller unchanged.
                                                 let parsed: ParsedBody
-                                                do throws(FeedError) { parsed = try self.parse(body, stored: false, url: url) } catch {
-                                                    throw error.carried
+                                                if let ahead = self.takeParsedAhead(number, body: body) {
+                                                    parsed = ahead
+                                                } else {
+                                                    do throws(FeedError) { parsed = try self.parse(body, stored: false, url: url) } catch {
+                                                        throw error.carried
+                                                    }
                                                 }
                                                 keep?.value.withLock { $0 = (body, parsed) }
                                                 self.noteAnswer(number, parsed: parsed, body: body)

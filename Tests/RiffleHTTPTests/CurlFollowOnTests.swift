@@ -1,0 +1,59 @@
+import DemoServer
+import Foundation
+import RiffleTestSupport
+import Testing
+@testable import RiffleHTTP
+
+/// A `FollowOn` request leaves from the transport's thread the moment the answer before it is
+/// complete, and a later `send` of the same request takes its answer; it never takes a place in a
+/// limit from a request already waiting for one. Orderings as a server on 127.0.0.1 saw them.
+@Suite("CurlTransport: a follow-on request leaves when the answer before it is complete")
+struct CurlFollowOnTests {
+    @Test func theFollowOnLeavesBeforeItIsSentAndItsSendTakesIt() async throws {
+        let server = try HTTPServer { request in .json(#"{"path": "\#(request.path)"}"#) }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let next = HTTPRequest(url: server.url("/b"))
+        var context = TransferContext()
+        context.followOn = FollowOn { response in response.status == 200 ? (next, nil) : nil }
+
+        let first = try await transport.send(HTTPRequest(url: server.url("/a")), context: context)
+        #expect(String(decoding: first.body, as: UTF8.self) == #"{"path": "/a"}"#)
+        // Nobody sent /b yet: it left when /a's answer was complete.
+        #expect(await eventually(timeout: .seconds(120)) { server.requests.map(\.path) == ["/a", "/b"] })
+
+        var same = next
+        same.timeout = .seconds(7)  // the time a caller allows is not part of what it asks
+        let taken = try await transport.send(same)
+        #expect(String(decoding: taken.body, as: UTF8.self) == #"{"path": "/b"}"#)
+        #expect(server.requests.map(\.path) == ["/a", "/b"], "the send took the answer of the request sent ahead")
+
+        // Taken once: the same request again is sent again.
+        _ = try await transport.send(next)
+        #expect(server.requests.map(\.path) == ["/a", "/b", "/b"])
+    }
+
+    @Test func aFollowOnDoesNotTakeAPlaceFromARequestWaitingForOne() async throws {
+        let hold = DispatchSemaphore(value: 0)
+        let server = try HTTPServer { request in
+            if request.path == "/a" { hold.waitForTest() }
+            return .json("{}")
+        }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let limit = ConcurrencyLimit(1)
+        var context = TransferContext(limit: limit)
+        context.followOn = FollowOn { _ in (HTTPRequest(url: server.url("/ahead")), nil) }
+
+        let first = Task { try await transport.send(HTTPRequest(url: server.url("/a")), context: context) }
+        #expect(await eventually(timeout: .seconds(120)) { server.requests.count == 1 })
+        let queued = Task { try await transport.send(HTTPRequest(url: server.url("/queued")), context: TransferContext(limit: limit)) }
+        // /queued waits for /a's place.
+        #expect(await eventually(timeout: .seconds(120)) { limit.requestCount == 2 })
+        hold.signal()
+        _ = try await first.value
+        _ = try await queued.value
+        _ = try await transport.send(HTTPRequest(url: server.url("/after")), context: TransferContext(limit: limit))
+        #expect(server.requests.map(\.path) == ["/a", "/queued", "/after"])
+    }
+}
