@@ -21,7 +21,7 @@ package final class NcursesScreen: TerminalBackend {
     /// Starts curses on the process's terminal.
     /// - Parameter colors: false for `NO_COLOR` or the mono theme: attributes only.
     package init(theme: Theme = .plain, colors: Bool = true) {
-        Self.prepareLocale()
+        TextWidth.prepare()
         riffle_terminal_guard_install()
         _ = initscr()
         cbreak()
@@ -160,13 +160,5 @@ package final class NcursesScreen: TerminalBackend {
         var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&input, 1, 0) == 1 else { return false }
         return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-    }
-
-    /// wcwidth and the screen need a UTF-8 locale; fall back to C.UTF-8 when the environment has none.
-    private static func prepareLocale() {
-        _ = setlocale(LC_ALL, "")
-        let ctype = String(cString: setlocale(LC_CTYPE, nil)).uppercased()
-        if !ctype.contains("UTF-8") && !ctype.contains("UTF8") { _ = setlocale(LC_CTYPE, "C.UTF-8") }
-        TextWidth.prepare()
     }
 }

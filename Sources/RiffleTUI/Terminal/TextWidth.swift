@@ -10,14 +10,27 @@ import Darwin
 package enum TextWidth {
     /// `wcwidth` answers by the locale's character type: make it a UTF-8 one once, before the first use.
     private static let localeReady: Bool = {
-        let current = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
-        if !current.uppercased().contains("UTF-8") && !current.uppercased().contains("UTF8") {
-            if setlocale(LC_CTYPE, "") == nil || !(String(cString: setlocale(LC_CTYPE, nil)).uppercased().contains("UTF")) {
-                _ = setlocale(LC_CTYPE, "C.UTF-8")
-            }
+        prepareCharacterType { category, name in
+            let answer = name.map { setlocale(category, $0) } ?? setlocale(category, nil)
+            return answer.map { String(cString: $0) }
         }
         return true
     }()
+
+    /// Sets the locale's character type (`LC_CTYPE`) from the environment, or to C.UTF-8 when that is
+    /// not a UTF-8 one, through `setLocale` (`setlocale(3)`: a name sets, nil asks; the answer is the
+    /// category's name, nil when it failed). Only the character type: wcwidth, mbrtowc and ncurses read
+    /// it, while loading every category (`LC_ALL`) reads a dozen locale files at start-up and would turn
+    /// the C library's messages and number formats local, unlike the rest of riffle.
+    package static func prepareCharacterType(_ setLocale: (Int32, String?) -> String?) {
+        func isUTF8(_ name: String?) -> Bool {
+            let upper = (name ?? "C").uppercased()
+            return upper.contains("UTF-8") || upper.contains("UTF8")
+        }
+        if isUTF8(setLocale(LC_CTYPE, nil)) { return }
+        if isUTF8(setLocale(LC_CTYPE, "")) { return }
+        _ = setLocale(LC_CTYPE, "C.UTF-8")
+    }
 
     /// Makes sure the locale is ready (the terminal calls this before `initscr`).
     package static func prepare() { _ = localeReady }
