@@ -107,24 +107,38 @@ package enum HTMLText {
         // A native string's bytes are contiguous: read them through a pointer, several times faster
         // than the view's iterator on the dump's path (every item's text is checked).
         if let found = utf8.withContiguousStorageIfAvailable({ needsDecoding(bytes: $0) }) { return found }
-        return needsDecoding(bytes: Array(utf8))
+        return Array(utf8).withUnsafeBufferPointer { needsDecoding(bytes: $0) }
     }
 
-    private static func needsDecoding<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "&"), 0x7F: return true
-            case 0..<0x20 where byte != 0x0A && byte != 0x09: return true
-            case 0x80...0x9F where previous == 0xC2: return true                           // U+0080–U+009F
-            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return true  // U+202A–U+202E
-            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return true  // U+2066–U+2069
-            default: break
+    /// The bytes that may start what `needsDecoding` looks for: `&`, DEL, C0 controls but line feed
+    /// and tab, and the lead bytes of C1 controls (C2) and of the bidirectional controls (E2).
+    private static let startsAReplacement: [Bool] = (0..<256).map { byte in
+        (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x26 || byte == 0x7F || byte == 0xC2 || byte == 0xE2
+    }
+
+    private static func needsDecoding(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        startsAReplacement.withUnsafeBufferPointer { table in
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if table[Int(byte)] {
+                    switch byte {
+                    case 0xC2:  // U+0080–U+009F
+                        if index + 1 < count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+                    case 0xE2:  // U+202A–U+202E, U+2066–U+2069
+                        if index + 2 < count {
+                            let second = bytes[index + 1], third = bytes[index + 2]
+                            if (second == 0x80 && (0xAA...0xAE).contains(third)) || (second == 0x81 && (0xA6...0xA9).contains(third)) { return true }
+                        }
+                    default:
+                        return true
+                    }
+                }
+                index += 1
             }
-            beforePrevious = previous
-            previous = byte
+            return false
         }
-        return false
     }
 
     /// `text` without the white space (Unicode's White_Space: spaces, tabs, line breaks; and the
