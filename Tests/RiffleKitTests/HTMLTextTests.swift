@@ -99,6 +99,36 @@ struct HTMLTextTests {
         #expect(HTMLText.looksLikeHTML(text) == isHTML)
     }
 
+    /// The byte scan (memchr for the first "<", then "/>") says what the character walk it replaced
+    /// said, on random text made of the pieces that matter.
+    @Test func htmlIsRecognisedAsTheCharacterWalkRecognisedIt() {
+        func walk(_ text: String) -> Bool {
+            var previous: UInt8 = 0, sawLess = false
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "<") { sawLess = true }
+                if previous == UInt8(ascii: "/") && byte == UInt8(ascii: ">") && sawLess { return true }
+                previous = byte
+            }
+            guard sawLess else { return false }
+            let lower = text.lowercased()
+            for marker in ["</", "<br", "<p>", "<p ", "<img ", "<hr"] where lower.contains(marker) {
+                if marker != "</" { return true }
+                var rest = Substring(lower)
+                while let range = rest.range(of: "</") {
+                    rest = rest[range.upperBound...]
+                    if let next = rest.unicodeScalars.first, ("a"..."z").contains(next) { return true }
+                }
+            }
+            return false
+        }
+        let pieces = ["<", ">", "/", "/>", "</", "<br", "<P>", "<p ", "<img ", "<hr", "a", " ", "猫", "🇺🇦", "\n"]
+        var rng = SeededGenerator(seed: 7)
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            #expect(HTMLText.looksLikeHTML(text) == walk(text), "\(text)")
+        }
+    }
+
     /// Arbitrary bytes of markup never crash the reader, and never leave a control character.
     @Test func randomMarkupIsAlwaysCleanText() {
         var rng = SeededGenerator(seed: 42)
