@@ -69,9 +69,9 @@ final class CurlEngine: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
                 transfer.wait(continuation)
-                if adopted != nil {
-                    // Already sent; it holds its own place in the limit.
-                } else if let limit = context.limit {
+                // One adopted was sent already and holds its own place in the limit.
+                guard adopted == nil else { return }
+                if let limit = context.limit {
                     limit.schedule { self.submit(transfer) }
                 } else {
                     submit(transfer)

@@ -58,8 +58,12 @@ package enum HTMLText {
             return (true, false)
         }
         if scan.closed { return true }
-        let sawLess = scan.sawLess
-        guard sawLess else { return false }
+        return scan.sawLess && hasMarkupTag(text)
+    }
+
+    /// Whether `text` (which holds a `<`) has a closing tag (`</` and a letter) or a line, paragraph,
+    /// image or rule tag, in any case.
+    static func hasMarkupTag(_ text: String) -> Bool {
         let lower = text.lowercased()
         for marker in ["</", "<br", "<p>", "<p ", "<img ", "<hr"] where lower.contains(marker) {
             if marker != "</" { return true }
