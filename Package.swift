@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "RiffleReadingTests", dependencies: ["RiffleReading", "RiffleKit", "RiffleStorage", "RiffleTestSupport"]),
         .testTarget(name: "RiffleTUITests", dependencies: ["RiffleTUI", "RiffleReading"]),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "RiffleTUI", "RiffleKit"]),
-        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit", "RiffleStorage", "DemoServer"]),
+        .testTarget(name: "RiffleBrowserTests", dependencies: ["RiffleBrowser", "RiffleReading", "RiffleTUI", "RiffleKit", "RiffleStorage", "DemoServer", "RiffleTestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "RiffleAssets", "RiffleTestSupport"]),
         .testTarget(name: "riffle-benchTests", dependencies: ["riffle-bench"]),
         .testTarget(name: "riffleTests", dependencies: ["riffle", "RiffleKit", "RiffleReading", "RiffleTUI", "DemoServer", "RiffleTestSupport"]),

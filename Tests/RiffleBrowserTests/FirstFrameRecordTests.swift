@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import RiffleKit
 import RiffleStorage
 import Testing
@@ -27,7 +28,7 @@ struct FirstFrameRecordTests {
             let count = asked.get() + 1
             asked.set(count)
             if hanging, count > 1 {
-                _ = release.wait(timeout: .now() + 30)
+                release.waitForTest()
                 return .json("{}", status: 503)
             }
             return .json(#"{"items": [{"id": 1, "title": "first story"}, {"id": 2, "title": "second story"}]}"#,
@@ -71,9 +72,9 @@ struct FirstFrameRecordTests {
             _ = BrowserLoop(terminal: terminal, pages: pages, title: "feed").run()
             finished.signal()
         }.start()
-        let frame = await offThread { terminal.inner.waitForFrame(timeout: 120, where: done) }
+        let frame = await offThread { terminal.inner.waitForFrame(timeout: patienceInterval, where: done) }
         terminal.inner.send(.key(.character("q")))
-        #expect(await offThread { finished.wait(timeout: .now() + 30) == .success })
+        #expect(await offThread { finished.wait(timeout: .now() + patienceInterval) == .success })
         return frame
     }
 

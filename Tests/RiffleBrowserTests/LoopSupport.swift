@@ -1,4 +1,5 @@
 import Foundation
+import RiffleTestSupport
 import Synchronization
 import RiffleKit
 @testable import RiffleBrowser
@@ -68,7 +69,7 @@ final class MockPageSource: PageSourcing, @unchecked Sendable {
 
     /// Waits (on the calling thread) up to `timeout` seconds until `done` holds for the loads asked for
     /// so far; returns them.
-    func waitForCalls(timeout: TimeInterval = 30, until done: ([Call]) -> Bool) -> [Call] {
+    func waitForCalls(timeout: TimeInterval = patienceInterval, until done: ([Call]) -> Bool) -> [Call] {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -126,7 +127,7 @@ final class LoopRun: Sendable {
     }
 
     /// The loop's exit status once it has returned, waiting up to `timeout` seconds; nil if it did not.
-    func exitStatus(timeout: TimeInterval = 30) async -> Int32? {
+    func exitStatus(timeout: TimeInterval = patienceInterval) async -> Int32? {
         let finished = finished
         let ended = await offThread { finished.wait(timeout: .now() + timeout) == .success }
         if ended { finished.signal() }  // later calls see it too
@@ -134,18 +135,18 @@ final class LoopRun: Sendable {
     }
 
     /// Waits for a frame for which `matches` holds (see `InMemoryTerminal.waitForFrame`).
-    func frame(timeout: TimeInterval = 30, where matches: @escaping @Sendable (Buffer) -> Bool) async -> Buffer? {
+    func frame(timeout: TimeInterval = patienceInterval, where matches: @escaping @Sendable (Buffer) -> Bool) async -> Buffer? {
         let terminal = terminal
         return await offThread { terminal.waitForFrame(timeout: timeout, where: matches) }
     }
 
     /// Waits until `count` loads were asked for; returns every load asked for.
-    func calls(_ count: Int, timeout: TimeInterval = 30) async -> [MockPageSource.Call] {
+    func calls(_ count: Int, timeout: TimeInterval = patienceInterval) async -> [MockPageSource.Call] {
         await calls(timeout: timeout) { $0.count >= count }
     }
 
     /// Waits until `done` holds for the loads asked for; returns them.
-    func calls(timeout: TimeInterval = 30, until done: @escaping @Sendable ([MockPageSource.Call]) -> Bool) async -> [MockPageSource.Call] {
+    func calls(timeout: TimeInterval = patienceInterval, until done: @escaping @Sendable ([MockPageSource.Call]) -> Bool) async -> [MockPageSource.Call] {
         let pages = pages
         return await offThread { pages.waitForCalls(timeout: timeout, until: done) }
     }

@@ -39,9 +39,9 @@ final class RecordingPlugin: ClientPlugin {
     func didReceive(_ response: CachedResponse, for call: ClientCall, duration: Duration) { record("receive", call, change: -1) }
     func didFail(_ error: RiffleError, for call: ClientCall, duration: Duration) { record("fail(\(error))", call, change: -1) }
 
-    /// Waits up to 30 s for every call to finish; false if one never does.
+    /// Waits up to `patience` for every call to finish; false if one never does.
     func settled() async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while inFlight != 0 {
             if ContinuousClock.now > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))
@@ -63,7 +63,7 @@ struct ClientPluginTests {
         fixture = try SeedFixture { request in
             switch request.path {
             case "/slow":
-                _ = release.wait(timeout: .now() + 30)
+                release.waitForTest()
                 return .json("{}")
             case "/missing": return .json("{}", status: 404)
             case "/flaky":
@@ -171,9 +171,9 @@ struct ClientPluginTests {
         #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("- - error(\(expected)) 0B ") && $0.hasSuffix("ms -") }, "\(lines)")
     }
 
-    /// Polls every few milliseconds for up to 30 s.
+    /// Polls every few milliseconds for up to `patience`.
     private func waitFor(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while !condition() {
             if ContinuousClock.now > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))

@@ -93,7 +93,7 @@ struct ReachabilityTests {
             return seen
         }
         // It keeps polling (several reads) without yielding an unchanged status...
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while reads.withLock({ $0 }) < 3, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         watcher.cancel()
         // ...and ends once cancelled.

@@ -80,7 +80,7 @@ struct CacheLockTests {
         }
         // The page's bytes are written under a temporary name before the lock is asked for, in the
         // same step of the cache's actor: once that file exists, the store is waiting for the lock.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while !temporaryFileExists(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(temporaryFileExists())
 

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import Synchronization
 import Testing
 @testable import RiffleKit
@@ -65,8 +66,8 @@ struct PageRepeatTests {
             let page = request.query("page") ?? ""
             asked.withLock { _ = $0.insert(page) }
             if page == "1" {
-                // Page 1 is answered only once pages 2 and 3 were asked for too (30 s at most).
-                let deadline = ContinuousClock.now + .seconds(30)
+                // Page 1 is answered only once pages 2 and 3 were asked for too (`patience` at most).
+                let deadline = ContinuousClock.now + patience
                 while asked.withLock({ $0.count < 3 }), ContinuousClock.now < deadline { usleep(1_000) }
             }
             return .json(Self.items)

@@ -36,10 +36,10 @@ struct LinkOpenerTests {
             return script
         }
 
-        /// The lines `name` recorded (without END), waiting up to 30 s for a detached one to finish them.
+        /// The lines `name` recorded (without END), waiting up to `patience` for a detached one to finish them.
         func record(_ name: String) -> [String]? {
             let path = folder.appending(path: "\(name).record").path
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + patience
             while ContinuousClock.now < deadline {
                 if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("END\n") {
                     return text.split(separator: "\n").dropLast().map(String.init)
@@ -285,9 +285,9 @@ final class Reports: Sendable {
     func add(_ failure: LinkOpener.Failure) { reports.withLock { $0.append(failure) } }
     var all: [LinkOpener.Failure] { reports.withLock { $0 } }
 
-    /// Waits up to 30 s for a report; whether one came.
+    /// Waits up to `patience` for a report; whether one came.
     func waitForOne() -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while all.isEmpty, ContinuousClock.now < deadline { usleep(10_000) }
         return !all.isEmpty
     }
