@@ -99,4 +99,39 @@ struct PageRepeatTests {
         #expect(pages.map(\.items.count) == [2, 2, 1])
         #expect(pages.allSatisfy { $0.endReason == nil })
     }
+
+    /// The same body under another path is a repeat, whether its items are known by links (paths,
+    /// resolved against each page's URL) or by nothing at all.
+    @Test(arguments: [#"[{"title": "one", "url": "/item/1"}, {"title": "two", "url": "/item/2"}]"#,
+                      #"[{"title": "one"}, {"title": "two"}]"#])
+    func theSameBodyUnderAnotherPathIsARepeat(items: String) async throws {
+        let server = try HTTPServer { _ in .json(#"{"hits": \#(items)}"#) }
+        defer { server.stop() }
+        let folder = Folder()
+        let feed = try Feed(template: server.baseURL.absoluteString + "/page/{page}/index.json")
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+        #expect(try await loader.load(1).items.count == 2)
+        let second = try await loader.load(2)
+        #expect(second.items.isEmpty && second.isLastPage, "\(second.items.map(\.url))")
+        #expect(second.endReason == "the server returned page 1 again: it ignores {page}?")
+    }
+
+    /// Pages of one length under a long header that never changes (an envelope's metadata) differ
+    /// only past their first hundred bytes: they are not a repeat. (Foundation hashes a `Data` by
+    /// its length and first 80 bytes, which took these pages for one.)
+    @Test func pagesThatDifferOnlyFarIntoTheBodyAreNoRepeat() async throws {
+        let header = #"{"meta": {"api": "v2", "note": "\#(String(repeating: "x", count: 100))"}, "items": "#
+        let server = try HTTPServer { request in
+            let n = Int(request.query("page") ?? "") ?? 0
+            return .json(header + #"[{"id": "a\#(n)", "title": "story \#(n)"}]}"#)
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        let loader = PageLoader(feed: try Feed(template: server.baseURL.absoluteString + "/feed?page={page}"), cacheDirectory: folder.url,
+                                transport: CurlTransport())
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.data.count) == Array(repeating: pages[0].data.count, count: 3), "the pages are of one length")
+        #expect(pages.map { $0.items.map(\.title) } == [["story 1"], ["story 2"], ["story 3"]])
+        #expect(pages.allSatisfy { $0.endReason == nil && !$0.isLastPage })
+    }
 }
