@@ -38,6 +38,18 @@ struct QueryEncodingTests {
         let second = try await loader.load(2)
         #expect(second.items.map(\.title) == ["swift ui|c++|\(Self.cursor)|-"], "sent: \(server.requests.map(\.target))")
     }
+
+    @Test func theFeedsQueryLeavesTheTemplatesQueryAsWritten() async throws {
+        let server = try Self.search()
+        defer { server.stop() }
+        let folder = Folder()
+        let feed = try Feed(template: server.url("/search").absoluteString + "?q=swift+ui&tag=c%2B%2B&page={page}",
+                            pagination: Pagination(.pageNumber(firstPage: 1)), query: ["lang": "c++ & go"])
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+
+        let page = try await loader.load(1)
+        #expect(page.items.map(\.title) == ["swift ui|c++|-|c++ & go"], "sent: \(server.requests.map(\.target))")
+    }
 }
 
 private extension JSONValue {
