@@ -134,4 +134,57 @@ struct PageRepeatTests {
         #expect(pages.map { $0.items.map(\.title) } == [["story 1"], ["story 2"], ["story 3"]])
         #expect(pages.allSatisfy { $0.endReason == nil && !$0.isLastPage })
     }
+
+    /// A cursor that leads back to an earlier page (the last page's cursor is the first one again)
+    /// would page round and round for ever: the page that repeats any page before it ends the feed.
+    @Test func aCursorThatLeadsBackToAnEarlierPageEndsTheFeed() async throws {
+        // No cursor: items 1-2 and cursor A; A: items 3-4 and B; B: items 5-6 and A again.
+        let server = try HTTPServer { request in
+            let (first, next) = switch request.query("after") {
+            case nil: (1, "A")
+            case "A": (3, "B")
+            default: (5, "A")
+            }
+            return .json(#"{"data": {"after": "\#(next)", "children": [{"id": \#(first), "title": "item \#(first)"}, {"id": \#(first + 1), "title": "item \#(first + 1)"}]}}"#)
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        let feed = try Feed(template: server.url("/r.json").absoluteString, pagination: Pagination(.cursor(path: "data.after", parameter: "after")))
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map { $0.items.map(\.title) } == [["item 1", "item 2"], ["item 3", "item 4"], ["item 5", "item 6"]])
+        let fourth = try await loader.load(4)
+        #expect(fourth.items.isEmpty && fourth.isLastPage, "\(fourth.items.map(\.title))")
+        #expect(fourth.endReason == "the server returned page 2 again: its pages go round")
+        let asked = server.requests.count
+        #expect(try await loader.load(5).isLastPage)
+        #expect(server.requests.count == asked, "nothing is asked past the repeat")
+    }
+
+    /// A server that answers a page past its end with its first page: that page is not listed twice,
+    /// whether its items are known by their ids or only the body can tell.
+    @Test(arguments: [true, false])
+    func aPagePastTheEndAnsweredWithTheFirstEndsTheFeed(ids: Bool) async throws {
+        let server = try HTTPServer { request in
+            let asked = Int(request.query("page") ?? "") ?? 1
+            let page = (1...3).contains(asked) ? asked : 1
+            let items = ["a", "b"].map { ids ? #"{"id": "\#(page)\#($0)", "title": "\#(page)\#($0)"}"# : #"{"title": "\#(page)\#($0)"}"# }
+            return .json("[" + items.joined(separator: ", ") + "]")
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        var configuration = PageLoader.Configuration()
+        let answers = Mutex<[Int: Bool]>([:])
+        configuration.answered = { page, more in answers.withLock { $0[page] = more } }
+        let loader = PageLoader(feed: try Feed(template: server.baseURL.absoluteString + "/feed?page={page}"), cacheDirectory: folder.url,
+                                transport: CurlTransport(), configuration: configuration)
+
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3), try await loader.load(4)]
+        #expect(pages.map { $0.items.map(\.title) } == [["1a", "1b"], ["2a", "2b"], ["3a", "3b"], []])
+        #expect(pages[3].isLastPage && pages[3].endReason == "the server returned page 1 again: its pages go round")
+        #expect(answers.withLock { $0 } == [1: true, 2: true, 3: true, 4: false], "a dump asks for no page after it")
+        #expect(try await loader.load(5).isLastPage)
+        #expect(server.requests.count == 4, "nothing is asked past the repeat")
+    }
 }

@@ -26,8 +26,9 @@ public struct Page: Sendable, Equatable {
     /// How many items the feed has, when the page says (`total_count`, `nbHits`...).
     public var totalItems: Int?
     /// Why the feed ends at this page when the page itself does not say so: the server answered it
-    /// with the page before it ("the server returned page 1 again: it ignores {page}?"). Such a page
-    /// holds no items (they were all listed already) and is the last. Nil otherwise.
+    /// with the page before it ("the server returned page 1 again: it ignores {page}?") or with an
+    /// earlier one ("the server returned page 1 again: its pages go round"). Such a page holds no
+    /// items (they were all listed already) and is the last. Nil otherwise.
     public var endReason: String?
     /// Until when the page may be shown without asking the server again, as the cache decided: the
     /// server's `Cache-Control`/`Expires`, else the feed's `maxAge` (or the loader's default). Past

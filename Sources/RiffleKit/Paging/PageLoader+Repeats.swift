@@ -3,7 +3,9 @@ import Foundation
 /// A server that ignores how the next page is asked for (a static file, a mistyped parameter name)
 /// answers every page with the first one, and a reader that trusts it pages without end: 956 requests
 /// in 30 seconds for a browser, a dump that never stops. A page that repeats the page before it ends
-/// the feed instead, saying why.
+/// the feed instead, saying why; so does one that repeats an earlier page this run read (a cursor
+/// or next link that leads back, a page past the end answered with the first), whose pages would
+/// otherwise go round for ever.
 extension PageLoader {
     /// What a page's answer was, to tell when the next one is the same: its body and its items' keys.
     struct Fingerprint: Sendable, Equatable {
@@ -81,7 +83,41 @@ extension PageLoader {
         }
         // Whether it repeats the page before is unknown until that page is.
         guard last || number == 1 || previous != nil else { return nil }
-        return !last && !(previous.map(answer.repeats) ?? false)
+        return !last && repeated(answer, at: number, previous: previous) == nil
+    }
+
+    /// The page before `number` whose answer `answer` repeats: the one just before (`previous`),
+    /// else the first earlier one this run read or fetched; nil when it repeats none.
+    nonisolated func repeated(_ answer: Fingerprint, at number: Int, previous: Fingerprint?) -> Int? {
+        if let previous, answer.repeats(previous) { return number - 1 }
+        guard number > 2 else { return nil }
+        return fingerprints.withLock { $0.first(repeatedBy: answer, before: number - 1) }
+    }
+
+    /// What each page held as last read or fetched, by page number, with the pages found by what
+    /// they held, so that a page is compared with the earlier pages it may repeat, not with every one
+    /// (a dump of thousands of pages).
+    struct Fingerprints {
+        private var pages: [Int: Fingerprint] = [:]
+        /// The pages each body hash and each first key were seen on (a page read again with other
+        /// items stays listed under what it held before: `first` checks what it holds now).
+        private var byBody: [Int: [Int]] = [:]
+        private var byFirstKey: [String: [Int]] = [:]
+
+        subscript(number: Int) -> Fingerprint? {
+            get { pages[number] }
+            set {
+                pages[number] = newValue
+                if let body = newValue?.body { byBody[body, default: []].append(number) }
+                if let key = newValue?.keys?.first { byFirstKey[key, default: []].append(number) }
+            }
+        }
+
+        /// The first page before page `limit` whose answer `answer` repeats, if any.
+        func first(repeatedBy answer: Fingerprint, before limit: Int) -> Int? {
+            let candidates = (answer.body.flatMap { byBody[$0] } ?? []) + (answer.keys?.first.flatMap { byFirstKey[$0] } ?? [])
+            return candidates.filter { $0 < limit && pages[$0].map(answer.repeats) ?? false }.min()
+        }
     }
 
     /// `page`, or, when it repeats the page before it, that page ended: no items (they were all listed
@@ -101,11 +137,11 @@ extension PageLoader {
     }
 
     private nonisolated func ending(_ page: Page, ifItRepeats previous: Fingerprint) -> Page {
-        guard Fingerprint(page).repeats(previous) else { return page }
+        guard let repeated = repeated(Fingerprint(page), at: page.number, previous: previous) else { return page }
         var ended = page
         ended.items = []
         ended.isLastPage = true
-        ended.endReason = repeatReason(page.number - 1)
+        ended.endReason = repeatReason(repeated, before: page.number)
         return ended
     }
 
@@ -114,7 +150,9 @@ extension PageLoader {
     /// else from its file.
     func endsFeed(_ number: Int) async -> Bool {
         let (page, previous) = fingerprints.withLock { ($0[number], $0[number - 1]) }
-        if let page, page.isLast || number == 1 || previous != nil { return page.isLast || previous.map(page.repeats) ?? false }
+        if let page, page.isLast || number == 1 || previous != nil {
+            return page.isLast || repeated(page, at: number, previous: previous) != nil
+        }
         return await cachedPage(number)?.isLastPage ?? false
     }
 
@@ -126,8 +164,10 @@ extension PageLoader {
         return await rawCachedPage(number).map(Fingerprint.init)
     }
 
-    /// "the server returned page 1 again: it ignores {page}?", worded for the feed's pagination.
-    nonisolated func repeatReason(_ previous: Int) -> String {
+    /// "the server returned page 1 again: it ignores {page}?", worded for the feed's pagination;
+    /// for an earlier page than the one before page `number`, "its pages go round".
+    nonisolated func repeatReason(_ previous: Int, before number: Int) -> String {
+        guard previous == number - 1 else { return "the server returned page \(previous) again: its pages go round" }
         let guess = switch feed.pagination.style {
         case .pageNumber: "it ignores \(Feed.pagePlaceholder)?"
         case .offset: "it ignores {offset}?"

@@ -38,7 +38,7 @@ public actor PageLoader {
         /// Where `${NAME}` in the feed's headers and query is looked up, at request time.
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// Told as soon as a fetched page's answer is read, before it is stored or returned, whether
-        /// another page follows it (`false` also when it repeats the page before). What lets a caller
+        /// another page follows it (`false` also when it repeats a page before it). What lets a caller
         /// ask for the next page at the network's pace (`riffle dump` does). Told only for feeds whose
         /// next page's URL is known without the answer (numbered or offset pages), and only once the
         /// page before is known too; the page as loaded stays the authority (`Page.isLastPage`).
@@ -69,8 +69,8 @@ public actor PageLoader {
     nonisolated let readAheadPlan = Mutex<ReadAheadPlan?>(nil)
     /// Answers parsed on the transport's thread while reading ahead, by page, for the page's own check.
     nonisolated let parsedAhead = Mutex<[Int: (body: Data, parsed: ParsedBody)]>([:])
-    /// What each page held as last read or fetched, to tell a page that repeats the one before it.
-    nonisolated let fingerprints = Mutex<[Int: Fingerprint]>([:])
+    /// What each page held as last read or fetched, to tell a page that repeats one before it.
+    nonisolated let fingerprints = Mutex(Fingerprints())
     /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
     /// even when its pages could not be stored (a full disk).
     nonisolated let links = Mutex<[Int: PageLink]>([:])
@@ -147,8 +147,8 @@ public actor PageLoader {
     /// - `.returnCacheDontLoad`: the disk only (`.cache`, or `.stale` when past its age); `.request(.notCached)` when absent.
     /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
     ///
-    /// A page that repeats the page before it (a server ignoring `{page}`) comes back empty and last,
-    /// its `endReason` saying so.
+    /// A page that repeats the page before it (a server ignoring `{page}`), or an earlier page this
+    /// run read (a next link leading back), comes back empty and last, its `endReason` saying so.
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(FeedError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
