@@ -34,6 +34,22 @@ struct CacheFreshnessTests {
         #expect(revalidated == (.revalidated, 2))
     }
 
+    /// An answer that waited in a shared cache on the way (a CDN's `Age`) has spent that much of
+    /// its lifetime already (RFC 9111 §4.2.3).
+    @Test func theAgeAnAnswerArrivesWithCountsAgainstItsLifetime() async throws {
+        #expect(try await secondSource(headers: [("Cache-Control", "max-age=60"), ("Age", "50")], maxAge: 300, advance: 5) == (.cache, 1))
+        #expect(try await secondSource(headers: [("Cache-Control", "max-age=60"), ("Age", "50")], maxAge: 300, advance: 11) == (.network, 2))
+        #expect(try await secondSource(headers: [("Cache-Control", "max-age=60"), ("Age", "3600")], maxAge: 300, advance: 0) == (.network, 2))
+        let date = ["date": "Sun, 06 Nov 1994 08:49:37 GMT", "expires": "Sun, 06 Nov 1994 08:51:37 GMT"]
+        #expect(Freshness(headers: date.merging(["age": "100"]) { $1 }, now: Date()).serverMaxAge == 20)
+        // An `Age` that is not a count of seconds says nothing.
+        #expect(Freshness(headers: ["cache-control": "max-age=60", "age": "soon"], now: Date()).serverMaxAge == 60)
+        #expect(Freshness(headers: ["cache-control": "max-age=60", "age": "-30"], now: Date()).serverMaxAge == 60)
+        #expect(Freshness(headers: ["cache-control": "max-age=60", "age": "99999999999999999999"], now: Date()).serverMaxAge == 0)
+        // Without the server's own lifetime, the app's maxAge is no lifetime the server counted from.
+        #expect(Freshness(headers: ["age": "100"], now: Date()).serverMaxAge == nil)
+    }
+
     @Test func expiresCountsFromTheServersDate() {
         let headers = ["date": "Sun, 06 Nov 1994 08:49:37 GMT", "expires": "Sun, 06 Nov 1994 08:51:37 GMT"]
         #expect(Freshness(headers: headers, now: Date()).serverMaxAge == 120)

@@ -41,6 +41,16 @@ struct ClientProcessingTests {
         #expect(received.header("x-unset") == nil)
     }
 
+    /// A `+` in an endpoint's path is a space to the server and a `%2B` a plus, whatever the client
+    /// adds after them; what it adds (the endpoint's query, a processor's item) reads back whole.
+    @Test func theQueryReachesTheServerAsWrittenWhateverIsAdded() async throws {
+        let client = makeClient(server) { $0.processors = [.queryItem("v", "1+1 & 2")] }
+        _ = try await client.send(Endpoint<JSONValue>(.get, "/search?q=swift+ui&tag=c%2B%2B", query: ["lang": "c++"]))
+        let received = try #require(server.requests.first)
+        #expect(received.queryItems.map { "\($0.name)=\($0.value)" } == ["q=swift ui", "tag=c++", "lang=c++", "v=1+1 & 2"],
+                "sent: \(received.target)")
+    }
+
     @Test func credentialProcessorsMarkWhatTheyAddAndNothingElse() throws {
         var request = HTTPRequest(url: URL(string: "http://127.0.0.1:1/a?page=2&key=old")!)
         request.headers["X-Plain"] = "p"

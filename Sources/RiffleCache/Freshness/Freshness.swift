@@ -6,8 +6,9 @@ struct Freshness: Equatable {
     /// False for `no-store` and `Vary: *`: the response is returned but never kept.
     var storable: Bool
     /// Seconds the server allows the response to be reused without asking (`max-age`, else
-    /// `Expires` − `Date`); `no-cache` gives 0. Nil when the server says nothing, so the request's
-    /// own max age decides.
+    /// `Expires` − `Date`), less the `Age` it arrived with (the time it spent in a shared cache on
+    /// the way); `no-cache` gives 0. Nil when the server says nothing, so the request's own max age
+    /// decides.
     var serverMaxAge: TimeInterval?
 
     init(headers: [String: String], now: Date) {
@@ -24,6 +25,12 @@ struct Freshness: Equatable {
             serverMaxAge = max(0, expiry.timeIntervalSince(served))
         } else {
             serverMaxAge = nil
+        }
+        // RFC 9111 §4.2.3: the answer is already `Age` seconds old (a CDN's copy). An `Age` that is
+        // not a count of seconds is ignored (§5.1); one too large for an integer is older than any lifetime.
+        if let lifetime = serverMaxAge, let text = headers["age"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+           text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let age = TimeInterval(text) {
+            serverMaxAge = max(0, lifetime - age)
         }
     }
 

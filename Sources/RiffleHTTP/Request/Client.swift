@@ -143,9 +143,8 @@ public final class Client: Sendable {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .transport("invalid URL: \(url.absoluteString)")
         }
-        parts.queryItems = (parts.queryItems ?? []) + query
-        // URLComponents leaves "+" alone, which servers read as a space.
-        parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        // After the path's own query, left as written; a `+` in a value is encoded (a raw one is a space).
+        parts.appendQueryItems(query)
         guard let result = parts.url else { throw .transport("invalid URL: \(url.absoluteString)") }
         return result
     }

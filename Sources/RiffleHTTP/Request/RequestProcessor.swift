@@ -48,7 +48,7 @@ public struct RequestProcessor: Sendable {
     public static func queryItem(_ name: String, _ value: String, isCredential: Bool = false) -> RequestProcessor {
         RequestProcessor(name: "query \(name)", isCredential: isCredential) { request in
             guard var parts = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else { return }
-            parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: name, value: value)]
+            parts.appendQueryItems([URLQueryItem(name: name, value: value)])
             request.url = parts.url ?? request.url
         }
     }

@@ -151,8 +151,8 @@ public struct Feed: Sendable, Hashable {
         // The template was validated at init, and an integer cannot make it unparsable.
         let url = URL(string: pagination.substitute(template, page: page))!
         guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.queryItems = (components.queryItems ?? [])
-            + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        // After the template's own query, left as written (a `%2B` in it stays a plus).
+        components.appendQueryItems(query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
         return components.url ?? url
     }
 

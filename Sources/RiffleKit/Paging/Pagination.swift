@@ -114,11 +114,8 @@ public struct Pagination: Sendable, Hashable {
         case .cursor(let path, let parameter):
             guard let cursor = document.scalar(at: JSONPath(path))?.scalarText, !cursor.isEmpty,
                   var components = URLComponents(url: pageURL, resolvingAgainstBaseURL: false) else { return nil }
-            var items = (components.queryItems ?? []).filter { $0.name != parameter }
-            items.append(URLQueryItem(name: parameter, value: cursor))
-            components.queryItems = items
-            // URLComponents leaves '+' alone in queries, where servers read it as a space.
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            // The rest of the query as written: a `+` in it is a space to the server, a `%2B` a plus.
+            components.appendQueryItems([URLQueryItem(name: parameter, value: cursor)], replacing: [parameter])
             return components.url
         case .linkHeader:
             guard let link = headers["link"] ?? headers["Link"], let target = Self.nextLink(in: link) else { return nil }
