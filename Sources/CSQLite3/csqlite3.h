@@ -8,3 +8,9 @@ static inline int csqlite3_bind_text(sqlite3_stmt *stmt, int index, const char *
 static inline int csqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
 }
+
+// sqlite3_db_config is variadic, which Swift cannot call. With `on`, closing the last connection
+// leaves the write-ahead log to the next checkpoint instead of copying it into the database then.
+static inline int csqlite3_no_checkpoint_on_close(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, on, (int *)0);
+}

@@ -197,9 +197,11 @@ package actor ReadingLog {
     }
 
     /// The tables, made when missing. The write-ahead log is checkpointed every 256 pages (1 MB)
-    /// rather than SQLite's 1,000, so it stays small beside the size limit.
+    /// rather than SQLite's 1,000, so it stays small beside the size limit, and not when the log is
+    /// closed: a dump ends without copying the pages it staged last (the next writer does).
     private static func setUp(_ db: SQLiteDatabase) throws(SQLiteError) {
         try db.execute("PRAGMA wal_autocheckpoint=256")
+        db.leavesWriteAheadLogOnClose()
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
             for statement in Self.schema + Self.savedSchema + Self.stagedSchema { try db.execute(statement) }
         }

@@ -49,7 +49,7 @@ struct ClientBatchTests {
 
     @Test func failFastThrowsTheFirstErrorAndCancelsTheRest() async throws {
         let server = try HTTPServer { request in
-            request.query("n") == "1" ? .json("{}", status: 500) : .json("{}").delayed(by: .seconds(30))
+            request.query("n") == "1" ? .json("{}", status: 500) : .json("{}").delayed(by: patience * 3)
         }
         let client = makeClient(server) { $0.retry = .none }
         let endpoints = (0..<3).map { Endpoint<JSONValue>(.get, "/item", query: ["n": String($0)]) }
@@ -61,7 +61,7 @@ struct ClientBatchTests {
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
         let server = try HTTPServer { _ in
             arrival.yield()
-            return .json("{}").delayed(by: .seconds(30))
+            return .json("{}").delayed(by: patience * 3)
         }
         let client = makeClient(server)
         let task = Task { () async -> RiffleError? in

@@ -351,11 +351,14 @@ struct CurlTransportTests {
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
         let server = try HTTPServer { request in
             if request.path == "/slow" { arrival.yield() }
-            return .json("{}").delayed(by: .seconds(30))
+            return .json("{}").delayed(by: patience * 3)
         }
+        // Budgets beyond any wait of a busy suite (a land took 60 s to get here), so the slow request
+        // ends by its cancellation, never by its stall or total budget.
+        let transport = patientTransport()
         let limit = ConcurrencyLimit(1)
         let slow = Task {
-            // Should the request never arrive, the stream ends with it (on the transport's 30 s budget).
+            // Should the request never arrive, the stream ends with it (on the transport's budget).
             defer { arrival.finish() }
             return try await transport.send(HTTPRequest(url: server.url("/slow")), context: TransferContext(limit: limit))
         }

@@ -40,6 +40,23 @@ struct ReadingLogStagingTests {
         #expect(try await Self.staged(reader) == 0)
     }
 
+    /// A dump ends without copying the pages it staged last into the file (SQLite's checkpoint when
+    /// the last connection closes: two disk syncs): they stay in the write-ahead log, where the next
+    /// reader finds them.
+    @Test func theLastItemsStagedStayInTheWriteAheadLogWhereTheNextReaderFindsThem() async throws {
+        let folder = Folder()
+        do {
+            let dump = ReadingLog(cacheDirectory: folder.url)
+            try await dump.stage([Self.item("1", "zeppelin rising")], feed: Self.hn, opened: true)
+        }
+        // The dump's log is closed (its only reference gone), its write-ahead log left as it was.
+        let wal = folder.url.appending(path: "reading.sqlite-wal").path
+        #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0) > 0)
+        let reader = ReadingLog(cacheDirectory: folder.url)
+        #expect(try await reader.search("zeppelin").map(\.key) == ["id:1"])
+        #expect(try await reader.openedFeeds().map(\.feed) == [Self.hn])
+    }
+
     @Test func aStagedItemFiledBeforeKeepsWhenItWasListedAndSeenAndTakesItsNewText() async throws {
         // Given an item listed and seen at one time
         let folder = Folder()

@@ -14,7 +14,7 @@ package final class RecordingSleeper: Sendable {
 }
 
 /// A client for `server` with no environment plugins and a recording sleeper.
-package func makeClient(_ server: HTTPServer, sleeper: RecordingSleeper = RecordingSleeper(), transport: CurlTransport = CurlTransport(),
+package func makeClient(_ server: HTTPServer, sleeper: RecordingSleeper = RecordingSleeper(), transport: CurlTransport = patientTransport(),
                 _ configure: (inout Client.Configuration) -> Void = { _ in }) -> Client {
     var configuration = Client.Configuration(baseURL: server.baseURL, environment: [:])
     configuration.sleep = sleeper.sleep
@@ -23,6 +23,14 @@ package func makeClient(_ server: HTTPServer, sleeper: RecordingSleeper = Record
     configuration.timeout = .seconds(120)
     configure(&configuration)
     return Client(configuration, transport: transport)
+}
+
+/// A transport whose budgets (the whole transfer's, and the stall's: 20 s by default) outlast any
+/// wait of a busy suite, so a request held by a test's server ends only as the test ends it.
+package func patientTransport() -> CurlTransport {
+    var configuration = CurlTransport.Configuration()
+    (configuration.timeout, configuration.stallTimeout) = (patience * 2, patience * 2)
+    return CurlTransport(configuration)
 }
 
 /// Runs `body` and returns the `RiffleError` it threw, or nil.
