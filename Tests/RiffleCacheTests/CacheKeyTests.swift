@@ -16,6 +16,7 @@ struct CacheKeyTests {
         ("http://user:secret@example.com/a", "http://example.com/a"),
         ("http://example.com/a?q=a+b&Z=1&page=2", "http://example.com/a?Z=1&page=2&q=a+b"),
         ("http://example.com/a?q=%41%2fb", "http://example.com/a?q=A%2Fb"),
+        ("http://example.com/a?q=c%2b%2B&r=c++&s=a+%2B+b", "http://example.com/a?q=c%2B%2B&r=c++&s=a+%2B+b"),
         ("http://[::1]:8080/a", "http://[::1]:8080/a"),
         ("HTTP://[FE80::1]/a", "http://[fe80::1]/a"),
         ("http://127.0.0.1:80/", "http://127.0.0.1/"),
@@ -49,6 +50,15 @@ struct CacheKeyTests {
         let second = try await fixture.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?a=1&b=%32")!))
         #expect(second.source == .cache)
         #expect(fixture.server.requestCount == 1)
+    }
+
+    /// `q=c%2B%2B` asks for "c++", `q=c++` for "c  " (a raw `+` is a space to servers): two answers.
+    @Test func anEscapedPlusAndARawOneAreTwoRequests() async throws {
+        let fixture = try CacheFixture()
+        _ = try await fixture.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?q=c%2B%2B")!))
+        let spaces = try await fixture.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(fixture.server.port)/items?q=c++")!))
+        #expect(spaces.source == .network)
+        #expect(fixture.server.requestCount == 2)
     }
 
     @Test func tokensNeverShareAnEntryNorReachTheDisk() async throws {

@@ -45,15 +45,22 @@ enum URLCanonicalizer {
         }
     }
 
-    /// Decodes then re-encodes, so `%7e`, `%7E` and `~` read the same. `+` stays as it is: whether it
-    /// means a space is the server's business.
+    /// Decodes then re-encodes, so `%7e`, `%7E` and `~` read the same. A raw `+` stays as it is
+    /// (whether it means a space is the server's business) and an escaped one, `%2B`, stays escaped:
+    /// `q=c%2B%2B` asks for "c++" where `q=c++` asks, to most servers, for "c  ".
     private static func normalise(_ part: Substring) -> String {
         // Already canonical when every byte is unreserved ASCII or "+" (no escapes): most names and values.
         if part.utf8.allSatisfy(isUnreservedOrPlus) { return String(part) }
+        // Each run between raw `+`s alone, so a decoded `+` is encoded again.
+        return part.split(separator: "+", omittingEmptySubsequences: false).map(normaliseEscapes).joined(separator: "+")
+    }
+
+    /// `normalise` of a part without a raw `+`.
+    private static func normaliseEscapes(_ part: Substring) -> String {
         let decoded = String(part).removingPercentEncoding ?? String(part)
         var out = ""
         for scalar in decoded.unicodeScalars {
-            if scalar == "+" || unreserved.contains(scalar) {
+            if unreserved.contains(scalar) {
                 out.unicodeScalars.append(scalar)
             } else {
                 for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
