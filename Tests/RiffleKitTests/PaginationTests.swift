@@ -137,6 +137,29 @@ final class PaginationTests: Sendable {
         #expect(cachedSecond.source == .cache && !cachedSecond.isLastPage)
     }
 
+    /// A feed that moved (`/api/feed` answers with a redirect to `/v2/items`) gives relative next
+    /// links relative to where its pages are now (RFC 3986 §5.1.3), not to the URL first asked.
+    @Test func aRelativeNextLinkIsReadFromWhereTheRedirectLed() async throws {
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/api/feed": return HTTPServer.Response(status: 301, headers: [("Location", "/v2/items")])
+            case "/v2/items":
+                let page = Int(request.query("page") ?? "") ?? 1
+                let next: [(name: String, value: String)] = page < 2 ? [("Link", #"<items?page=\#(page + 1)>; rel="next""#)] : []
+                return .json(#"[{"id": \#(page), "title": "page \#(page)"}]"#, headers: next)
+            default: return .text("not found", status: 404)
+            }
+        }
+        defer { server.stop() }
+        let feed = try Feed(template: server.url("/api/feed").absoluteString, pagination: Pagination(.linkHeader))
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+
+        #expect(try await loader.load(1).items.map(\.title) == ["page 1"])
+        let second = try await loader.load(2)
+        #expect(second.items.map(\.title) == ["page 2"] && second.isLastPage)
+        #expect(server.requests.map(\.target) == ["/api/feed", "/v2/items", "/v2/items?page=2"])
+    }
+
     @Test func hasMoreFalseEndsThePageNumberedFeed() async throws {
         let loader = try loader("/more?page={page}", Pagination(.pageNumber(firstPage: 1), hasMorePath: "has_more"))
         #expect(try await loader.load(2).isLastPage == false)

@@ -71,7 +71,9 @@ extension PageLoader {
         store.target(number, in: cache, note: { response in
             let kept = parsed.value.withLock { $0 }
             let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false, url: url))
-            let next = body.flatMap { self.feed.pagination.nextURL(after: url, headers: response.headers, document: $0.document) }
+            let next = body.flatMap {
+                self.feed.pagination.nextURL(after: url, answeredFrom: response.url, headers: response.headers, document: $0.document)
+            }
             return PageStore.note(url: url.absoluteString, next: next?.absoluteString)
         })
     }

@@ -300,7 +300,8 @@ public actor PageLoader {
         }
         let parsed = reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
-        let next = feed.pagination.nextURL(after: url, headers: reply.response.headers, document: parsed.document)
+        let next = feed.pagination.nextURL(after: url, answeredFrom: reply.response.url, headers: reply.response.headers,
+                                           document: parsed.document)
         links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
         var page = page(number, parsed: parsed, data: reply.response.body, source: reply.source, fetchedAt: reply.fetchedAt,
                         status: reply.response.status, next: next?.absoluteString, known: true)

@@ -105,9 +105,12 @@ public struct Pagination: Sendable, Hashable {
     /// Only sequential styles answer: the others compute any page's URL from its number.
     /// - Parameters:
     ///   - pageURL: the URL page N was fetched from, to which a cursor is added and a relative link resolved.
+    ///   - answerURL: where page N's answer came from when a redirect led elsewhere: a relative link
+    ///     is resolved against it instead (RFC 3986 §5.1.3). nil: `pageURL`.
     ///   - headers: page N's response headers (`Link` for `.linkHeader`).
     ///   - document: page N's body (the cursor for `.cursor`).
-    public func nextURL(after pageURL: URL, headers: [String: String], document: JSONDocument) -> URL? {
+    public func nextURL(after pageURL: URL, answeredFrom answerURL: URL? = nil, headers: [String: String],
+                        document: JSONDocument) -> URL? {
         switch style {
         case .pageNumber, .offset:
             return nil
@@ -119,7 +122,7 @@ public struct Pagination: Sendable, Hashable {
             return components.url
         case .linkHeader:
             guard let link = headers["link"] ?? headers["Link"], let target = Self.nextLink(in: link) else { return nil }
-            return URL(string: target, relativeTo: pageURL)?.absoluteURL
+            return URL(string: target, relativeTo: answerURL ?? pageURL)?.absoluteURL
         }
     }
 
