@@ -142,6 +142,25 @@ struct FeedEndTests {
         #expect(try await loader.load(3).isLastPage, "from disk too")
     }
 
+    /// A server that serves fewer items a page than asked (GitHub caps `per_page` at 100) is counted
+    /// by what it serves: counted by the request, page 2 stood for items 5-8 of 5 and ended the
+    /// feed, item 5 never shown.
+    @Test func aServerThatServesFewerItemsThanAskedIsCountedByWhatItServes() async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            return .json(#"{"total": 5, "results": \#(PaginationServer.items(from: (page - 1) * 2, count: 2))}"#)
+        }
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/capped?page={page}&per_page=4", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.items.count) == [2, 2, 1])
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(pages.map(\.totalPages) == [3, 3, 3])
+        #expect(server.requests.count == 3)
+    }
+
     /// Whether a page is the last is known from its answer: asking for the page after it reads
     /// nothing back from the disk (its file gone, or replaced by one that says more follow, changes nothing).
     @Test func thePageAfterALastPageIsAnsweredWithoutReadingTheStoredPageBack() async throws {

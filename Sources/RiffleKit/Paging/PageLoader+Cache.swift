@@ -59,7 +59,8 @@ extension PageLoader {
         let signals = EndSignals(parsed.document, around: parsed.array)
         var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
                         isLastPage: isLast(number, parsed: parsed, next: next, known: known, signals: signals))
-        (page.totalPages, page.totalItems) = feed.pagination.extent(signals: signals, pageSize: requestedPageSize)
+        (page.totalPages, page.totalItems) = feed.pagination.extent(signals: signals,
+                                                                   pageSize: countingPageSize(page: number, itemCount: parsed.items.count))
         remember(page)
         return page
     }

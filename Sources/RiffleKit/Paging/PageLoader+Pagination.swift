@@ -26,10 +26,25 @@ extension PageLoader {
     /// - Parameter signals: the signals around the item array, when read already.
     nonisolated func isLast(_ number: Int, parsed: ParsedBody, next: String?, known: Bool, signals: EndSignals? = nil) -> Bool {
         if parsed.items.isEmpty || feed.pagination.saysLast(parsed.document, itemsAt: parsed.array, page: number,
-                                                            itemCount: parsed.items.count, pageSize: requestedPageSize, signals: signals) {
+                                                            itemCount: parsed.items.count,
+                                                            pageSize: countingPageSize(page: number, itemCount: parsed.items.count),
+                                                            signals: signals) {
             return true
         }
         return feed.pagination.isSequential && known && next == nil
+    }
+
+    /// The page size by which page `number`, holding `itemCount` items, is placed in the feed (the
+    /// items before it, for a `total` reached; the page count): what the feed's requests ask for
+    /// (`per_page=30`), or what page 1 held when that was fewer. A server that serves fewer items
+    /// than asked (GitHub caps `per_page` at 100) would otherwise have page N stand for items further
+    /// on than it holds, and its total reached pages before the end. Counting low costs at most the
+    /// request of an empty page after the last; nil when the requests do not say.
+    nonisolated func countingPageSize(page number: Int, itemCount: Int) -> Int? {
+        guard let requested = requestedPageSize else { return nil }
+        if number == 1, itemCount > 0 { firstPageItemCount.withLock { $0 = itemCount } }
+        guard let served = number == 1 ? itemCount : firstPageItemCount.withLock({ $0 }), served > 0 else { return requested }
+        return min(requested, served)
     }
 
     /// Reloads pages 1 through `count` from the network, one after another, stopping after the last page.

@@ -61,6 +61,9 @@ public actor PageLoader {
     /// How many items the feed's requests ask for a page (`Feed.requestedPageSize`), read once: it
     /// builds and parses page 1's URL, and every page loaded asks it twice (its end, its extent).
     nonisolated let requestedPageSize: Int?
+    /// How many items page 1 held, once read: what a server that serves fewer than asked serves
+    /// (`countingPageSize`).
+    nonisolated let firstPageItemCount = Mutex<Int?>(nil)
 
     var inFlight: [Int: Task<Page, any Error>] = [:]
     /// The pages `inFlight` holds, readable from the transport's thread (`readAhead`).
