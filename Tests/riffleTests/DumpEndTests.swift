@@ -38,6 +38,28 @@ struct DumpEndTests {
         #expect(server.requestCount <= 4, "\(server.requests)")
     }
 
+    /// WordPress says where its feed ends only in headers and answers the page after the last with
+    /// 400: the dump ends at the last page, every item printed, without an error.
+    @Test(arguments: [["--all"], ["--pages", "1-200", "--concurrency", "1"]])
+    func aFeedWhoseHeadersSayItsEndEndsWithoutAnError(extra: [String]) async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard (1...3).contains(page) else { return .json(#"{"code": "rest_post_invalid_page_number"}"#, status: 400) }
+            let items = (1...3).map { #"{"id": \#(page * 10 + $0), "title": "item \#(page)-\#($0)"}"# }
+            return .json("[" + items.joined(separator: ",") + "]", headers: [("X-WP-Total", "9"), ("X-WP-TotalPages", "3")])
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = "http://127.0.0.1:\(server.port)/wp-json/wp/v2/posts?page={page}"
+
+        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")
+        #expect(!result.stderr.contains("400"), "\(result.stderr)")
+    }
+
     @Test func aPageThatSaysItIsTheLastEndsTheDumpWithoutAskingFurther() async throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }
