@@ -161,6 +161,34 @@ struct FeedEndTests {
         #expect(server.requests.count == 3)
     }
 
+    /// WordPress says where its feed ends in headers beside a bare array (`X-WP-TotalPages`,
+    /// `X-WP-Total`), and answers a page past the end with 400: the last page is known from the
+    /// headers, when fetched and when read back from the disk, and the page after it never asked for.
+    @Test(arguments: [("X-WP-TotalPages", "3"), ("X-WP-Total", "5"), ("X-Total-Count", "5"), ("X-Pagination-Page-Count", "3")])
+    func aLastPageThatOnlyItsHeadersTellIsTheLast(name: String, value: String) async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard page <= 3 else { return .json(#"{"code": "rest_post_invalid_page_number"}"#, status: 400) }
+            return .json(PaginationServer.items(from: (page - 1) * 2), headers: [(name, value)])
+        }
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/wp-json/wp/v2/posts?page={page}&per_page=2", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(try await loader.load(4).isLastPage)
+        #expect(server.requests.count == 3)
+
+        // Another run, from the disk.
+        let again = try self.loader(server, "/wp-json/wp/v2/posts?page={page}&per_page=2", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        #expect(again.peekCachedPage(3)?.isLastPage == true)
+        #expect(await again.cachedPage(3)?.isLastPage == true)
+        #expect(try await again.load(3).isLastPage)
+        #expect(try await again.load(4).items.isEmpty)
+        #expect(server.requests.count == 3)
+    }
+
     /// Whether a page is the last is known from its answer: asking for the page after it reads
     /// nothing back from the disk (its file gone, or replaced by one that says more follow, changes nothing).
     @Test func thePageAfterALastPageIsAnsweredWithoutReadingTheStoredPageBack() async throws {

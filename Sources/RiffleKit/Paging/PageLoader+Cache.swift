@@ -37,7 +37,8 @@ extension PageLoader {
     nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(FeedError) -> Page {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
         var page = try page(number, data: stored.data, source: .cache, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
-                            next: stored.metadata?.next, known: stored.metadata != nil, url: stored.metadata.flatMap { URL(string: $0.url) })
+                            next: stored.metadata?.next, known: stored.metadata != nil, url: stored.metadata.flatMap { URL(string: $0.url) },
+                            lastByHeaders: stored.metadata?.last == true)
         if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
             page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
                 .expiry(fetchedAt: fetchedAt, serverMaxAge: stored.serverMaxAge)
@@ -46,19 +47,21 @@ extension PageLoader {
     }
 
     /// A page from its bytes, which were read from disk (see `parse(_:stored:url:)`); `url` is where they were fetched from.
+    /// - Parameter lastByHeaders: the answer's headers said the page is the last (`headersSayLast`).
     nonisolated func page(_ number: Int, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
-                          next: String?, known: Bool, url: URL?) throws(FeedError) -> Page {
+                          next: String?, known: Bool, url: URL?, lastByHeaders: Bool = false) throws(FeedError) -> Page {
         page(number, parsed: try parse(data, stored: true, url: url), data: data, source: source, fetchedAt: fetchedAt, status: status,
-             next: next, known: known)
+             next: next, known: known, lastByHeaders: lastByHeaders)
     }
 
     /// A page from a body already read.
+    /// - Parameter lastByHeaders: the answer's headers said the page is the last (`headersSayLast`).
     nonisolated func page(_ number: Int, parsed: ParsedBody, data: Data, source: Page.Source, fetchedAt: Date, status: Int,
-                          next: String?, known: Bool) -> Page {
+                          next: String?, known: Bool, lastByHeaders: Bool = false) -> Page {
         // Read once for both: whether the page is the last, and how long the feed is.
         let signals = EndSignals(parsed.document, around: parsed.array)
         var page = Page(number: number, items: parsed.items, data: data, source: source, fetchedAt: fetchedAt, status: status,
-                        isLastPage: isLast(number, parsed: parsed, next: next, known: known, signals: signals))
+                        isLastPage: lastByHeaders || isLast(number, parsed: parsed, next: next, known: known, signals: signals))
         (page.totalPages, page.totalItems) = feed.pagination.extent(signals: signals,
                                                                    pageSize: countingPageSize(page: number, itemCount: parsed.items.count))
         remember(page)
@@ -75,7 +78,8 @@ extension PageLoader {
             let next = body.flatMap {
                 self.feed.pagination.nextURL(after: url, answeredFrom: response.url, headers: response.headers, document: $0.document)
             }
-            return PageStore.note(url: url.absoluteString, next: next?.absoluteString)
+            let last = body.map { self.headersSayLast(response.headers, page: number, itemCount: $0.items.count) } ?? false
+            return PageStore.note(url: url.absoluteString, next: next?.absoluteString, last: last)
         })
     }
 
@@ -105,7 +109,8 @@ extension PageLoader {
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {
             var page = try page(number, data: value.response.body, source: value.source, fetchedAt: value.fetchedAt,
-                                status: value.response.status, next: metadata?.next, known: metadata != nil, url: url)
+                                status: value.response.status, next: metadata?.next, known: metadata != nil, url: url,
+                                lastByHeaders: metadata?.last == true)
             page.freshUntil = value.freshUntil
             return page
         } catch {

@@ -34,6 +34,13 @@ extension PageLoader {
         return feed.pagination.isSequential && known && next == nil
     }
 
+    /// Whether page `number`'s answer headers say it is the feed's last (`Pagination.headersSayLast`):
+    /// WordPress and others say so only there, beside a bare array of items.
+    nonisolated func headersSayLast(_ headers: [String: String], page number: Int, itemCount: Int) -> Bool {
+        feed.pagination.headersSayLast(headers, page: number, itemCount: itemCount,
+                                       pageSize: countingPageSize(page: number, itemCount: itemCount))
+    }
+
     /// The page size by which page `number`, holding `itemCount` items, is placed in the feed (the
     /// items before it, for a `total` reached; the page count): what the feed's requests ask for
     /// (`per_page=30`), or what page 1 held when that was fewer. A server that serves fewer items

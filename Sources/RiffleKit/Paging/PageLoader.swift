@@ -307,7 +307,8 @@ public actor PageLoader {
                                            document: parsed.document)
         links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
         var page = page(number, parsed: parsed, data: reply.response.body, source: reply.source, fetchedAt: reply.fetchedAt,
-                        status: reply.response.status, next: next?.absoluteString, known: true)
+                        status: reply.response.status, next: next?.absoluteString, known: true,
+                        lastByHeaders: headersSayLast(reply.response.headers, page: number, itemCount: parsed.items.count))
         page.freshUntil = reply.freshUntil
         return page
     }

@@ -24,6 +24,9 @@ package struct PageStore: Sendable {
         /// The URL of the next page when the response said it (a cursor or a `Link` header), so moving
         /// forward from a stored page works offline. Never holds request headers.
         package var next: String?
+        /// Whether the answer's headers said the page is the feed's last (`X-WP-TotalPages`...),
+        /// which its body alone cannot tell.
+        package var last: Bool?
         /// Who the bytes were fetched for: the cache key of the request (a SHA-256 of its method, its
         /// URL as sent and its credentials' digests), so a page fetched with one token is never served
         /// for another. nil in files written before Riffle recorded it.
@@ -157,9 +160,10 @@ package struct PageStore: Sendable {
         }.sorted()
     }
 
-    /// What a page's row keeps beside the index's own columns: its URL and next link, one line of JSON.
-    static func note(url: String, next: String?) -> String {
-        var out = "{"
+    /// What a page's row keeps beside the index's own columns: its URL and next link, and whether its
+    /// headers said it is the last, one line of JSON.
+    static func note(url: String, next: String?, last: Bool = false) -> String {
+        var out = last ? "{\"last\":true," : "{"
         if let next {
             out += "\"next\":"
             JSONWriter.writeString(next, into: &out)
@@ -174,11 +178,13 @@ package struct PageStore: Sendable {
     static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
         // Read from the tape, as `JSONValue`'s subscript reads (the last of duplicated keys), without building one.
         guard let note, let document = try? JSONDocument(Data(note.utf8)) else { return nil }
-        let (url, next) = document.withReader { (r: TapeReader) -> (String?, String?) in
+        let (url, next, last) = document.withReader { (r: TapeReader) -> (String?, String?, Bool) in
             func text(_ key: String) -> String? { r.member(of: 0, named: key).flatMap { r.kind($0) == .string ? r.string($0) : nil } }
-            return (text("url"), text("next"))
+            return (text("url"), text("next"), r.member(of: 0, named: "last").map { r.kind($0) == .true } ?? false)
         }
         guard let url else { return nil }
-        return Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: next)
+        var metadata = Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: next)
+        if last { metadata.last = true }
+        return metadata
     }
 }

@@ -64,6 +64,31 @@ extension Pagination {
     }
 }
 
+extension Pagination {
+    /// Whether a page's response headers say it is the feed's last, as WordPress, GitLab, Yii and
+    /// json-server say it beside a bare array (WordPress answers the page after the last with 400):
+    /// a page count (`X-WP-TotalPages`, `X-Total-Pages`, `X-Pagination-Page-Count`) that page
+    /// `number` reaches, or a total of items (`X-WP-Total`, `X-Total-Count`, `X-Total`,
+    /// `X-Pagination-Total-Count`) that the pages before it and its `itemCount` items reach, by the
+    /// page size the headers echo (`X-Per-Page`), else `pageSize`. `headers` named in lower case,
+    /// as `HTTPResponse` keeps them.
+    func headersSayLast(_ headers: [String: String], page number: Int, itemCount: Int, pageSize: Int?) -> Bool {
+        func value(_ names: [String]) -> Int? {
+            names.lazy.compactMap { headers[$0].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.first
+        }
+        if let count = value(["x-wp-totalpages", "x-total-pages", "x-pagination-page-count"]) { return number >= count }
+        guard let total = value(["x-wp-total", "x-total-count", "x-total", "x-pagination-total-count"]) else { return false }
+        guard total > 0 else { return true }
+        var size = value(["x-per-page", "x-pagination-per-page"]) ?? pageSize
+        if case .offset(let limit) = style { size = limit }
+        guard let size, size > 0 else { return false }
+        // A server's numbers never trap: a product or sum past `Int` is past any total.
+        let (before, overflow) = (number - 1).multipliedReportingOverflow(by: size)
+        let (seen, past) = before.addingReportingOverflow(itemCount)
+        return overflow || past || seen >= total
+    }
+}
+
 /// What a page body says about where it stands in the feed, read from its tape (see `Pagination.saysLast`).
 struct EndSignals: Equatable {
     var more: Bool?
