@@ -116,6 +116,34 @@ struct PageRepeatTests {
         #expect(second.endReason == "the server returned page 1 again: it ignores {page}?")
     }
 
+    /// A newest-first feed that moved on by exactly a page while its reader read page 1 serves as
+    /// page 2 what page 1 held then, item for item: that is the feed moving, not a repeat. The same
+    /// page 2 within minutes of page 1 is one.
+    @Test(arguments: [(3_600.0, false), (60.0, true)])
+    func aPageLikeOneFetchedLongBeforeIsNoRepeat(after seconds: TimeInterval, repeats: Bool) async throws {
+        let newest = Mutex(10)
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            let top = newest.withLock { $0 } - 2 * (page - 1)
+            return .json(#"{"hits": [{"id": \#(top), "title": "story \#(top)"}, {"id": \#(top - 1), "title": "story \#(top - 1)"}]}"#)
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        let clock = CacheTestClock()
+        let loader = PageLoader(feed: try Feed(template: server.baseURL.absoluteString + "/new?page={page}"), cacheDirectory: folder.url,
+                                transport: CurlTransport(), clock: clock.closure)
+        #expect(try await loader.load(1).items.map(\.title) == ["story 10", "story 9"])
+        // Two new stories arrive while page 1 is read.
+        newest.withLock { $0 = 12 }
+        clock.advance(seconds)
+        let second = try await loader.load(2)
+        if repeats {
+            #expect(second.items.isEmpty && second.endReason == "the server returned page 1 again: it ignores {page}?")
+        } else {
+            #expect(second.items.map(\.title) == ["story 10", "story 9"] && second.endReason == nil && !second.isLastPage)
+        }
+    }
+
     /// Pages of one length under a long header that never changes (an envelope's metadata) differ
     /// only past their first hundred bytes: they are not a repeat. (Foundation hashes a `Data` by
     /// its length and first 80 bytes, which took these pages for one.)

@@ -16,16 +16,26 @@ extension PageLoader {
         var keys: [String]?
         /// Whether the page said it was the feed's last.
         var isLast: Bool
+        /// When the answer was fetched (for a page read from the cache, when it was stored).
+        var fetchedAt: Date
+
+        /// Answers fetched further apart than this are never taken for one another. A feed that
+        /// moves on while its reader reads (30 new stories by the afternoon) serves as page 2 what
+        /// page 1 held in the morning, item for item; a server that ignores `{page}`, or pages that
+        /// lead back, repeat within the minute of an automatic reader, and a person paging by hand
+        /// past the bound sees one page twice before the next one ends the feed.
+        static let sameTime: TimeInterval = 10 * 60
 
         init(_ page: Page) {
-            self.init(body: page.data, items: page.items, isLast: page.isLastPage)
+            self.init(body: page.data, items: page.items, isLast: page.isLastPage, fetchedAt: page.fetchedAt)
         }
 
         /// Hashing the whole body takes ~26 µs for 84 KB, so it is done only where the keys cannot
         /// stand for it: the same body gives the same ids and links (a link that is a path is
         /// resolved against the page's URL, whose origin the pages of one feed share).
-        init(body data: Data, items: [Item], isLast: Bool) {
+        init(body data: Data, items: [Item], isLast: Bool, fetchedAt: Date) {
             self.isLast = isLast
+            self.fetchedAt = fetchedAt
             var keys: [String] = []
             keys.reserveCapacity(items.count)
             // By index: reading two fields of `items[i]` in place, where `for item in items` copied
@@ -50,9 +60,11 @@ extension PageLoader {
         }
 
         /// Whether this page is `previous` again: the same body, or the same items (same ids or links,
-        /// in the same order) with something else changed around them (a timestamp, a request id).
+        /// in the same order) with something else changed around them (a timestamp, a request id),
+        /// fetched within `sameTime` of each other.
         func repeats(_ previous: Fingerprint) -> Bool {
-            (body != nil && body == previous.body) || (keys.map { !$0.isEmpty && $0 == previous.keys } ?? false)
+            guard abs(fetchedAt.timeIntervalSince(previous.fetchedAt)) <= Self.sameTime else { return false }
+            return (body != nil && body == previous.body) || (keys.map { !$0.isEmpty && $0 == previous.keys } ?? false)
         }
     }
 
@@ -76,7 +88,7 @@ extension PageLoader {
     /// the page is noted for the page after it.
     nonisolated func follows(_ number: Int, parsed: ParsedBody, body: Data, remember: Bool = false) -> Bool? {
         let last = isLast(number, parsed: parsed, next: nil, known: false)
-        let answer = Fingerprint(body: body, items: parsed.items, isLast: last)
+        let answer = Fingerprint(body: body, items: parsed.items, isLast: last, fetchedAt: clock())
         let previous = fingerprints.withLock { known in
             if remember && !parsed.items.isEmpty { known[number] = answer }
             return known[number - 1]
