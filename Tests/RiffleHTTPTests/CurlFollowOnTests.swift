@@ -56,4 +56,32 @@ struct CurlFollowOnTests {
         _ = try await transport.send(HTTPRequest(url: server.url("/after")), context: TransferContext(limit: limit))
         #expect(server.requests.map(\.path) == ["/a", "/queued", "/after"])
     }
+    /// The caller may ask for the request before the answer it follows is complete (a dump asks for
+    /// page 4 while page 3 arrives): the follow-on then sends nothing, and the request goes once.
+    @Test func aFollowOnItsCallerSentAlreadyIsNotSentAgain() async throws {
+        let (holdA, holdB) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let server = try HTTPServer { request in
+            if request.path == "/a" { holdA.waitForTest() }
+            if request.path == "/b" { holdB.waitForTest() }
+            return .json("{}")
+        }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        var context = TransferContext()
+        context.followOn = FollowOn { _ in (HTTPRequest(url: server.url("/b")), nil) }
+
+        let first = Task { try await transport.send(HTTPRequest(url: server.url("/a")), context: context) }
+        #expect(await eventually { server.requests.count == 1 })
+        let own = Task { try await transport.send(HTTPRequest(url: server.url("/b"))) }
+        #expect(await eventually { server.requests.count == 2 })
+        // /a's answer completes while /b is on its way: what follows /a is /b, asked for already.
+        holdA.signal()
+        _ = try await first.value
+        holdB.signal()
+        holdB.signal()  // a second /b, were one sent, must not hold the server for the test's length
+        _ = try await own.value
+        // A third request after both, on a connection of its own: the server has read what came before.
+        _ = try await transport.send(HTTPRequest(url: server.url("/c")))
+        #expect(server.requests.map(\.path) == ["/a", "/b", "/c"])
+    }
 }

@@ -21,6 +21,10 @@ final class CurlEngine: Sendable {
         var stopping = false
         /// Requests sent by a `FollowOn`, oldest first, until a `perform` of the same request takes one.
         var ahead: [CurlTransfer] = []
+        /// Transfers a `perform` made itself, from when it found no request sent ahead to take until
+        /// its answer: a `FollowOn` sends none of these again. (Both looks under this lock: a caller
+        /// and the transport's thread deciding at once send the request once.)
+        var asked: [CurlTransfer] = []
     }
 
     /// Follow-on requests kept for their callers at most; an older one is dropped for a newer.
@@ -60,12 +64,19 @@ final class CurlEngine: Sendable {
     /// Sends `request` and waits for the whole answer (no redirects followed here).
     func perform(_ request: HTTPRequest, context: TransferContext) async throws(RiffleError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
-        // Sent already, by the transfer before it (`FollowOn`): this caller takes it over.
-        let adopted = inbox.withLock { inbox in
-            inbox.ahead.firstIndex { $0.request.asksSame(as: request) }.map { inbox.ahead.remove(at: $0) }
+        // Sent already, by the transfer before it (`FollowOn`): this caller takes it over. Else its
+        // own transfer is noted as asked, so no follow-on sends the same request beside it.
+        let (transfer, adopted) = inbox.withLock { inbox -> (CurlTransfer, CurlTransfer?) in
+            if let index = inbox.ahead.firstIndex(where: { $0.request.asksSame(as: request) }) {
+                let ahead = inbox.ahead.remove(at: index)
+                return (ahead, ahead)
+            }
+            let own = CurlTransfer(request: request, context: context)
+            inbox.asked.append(own)
+            return (own, nil)
         }
+        defer { if adopted == nil { inbox.withLock { $0.asked.removeAll { $0 === transfer } } } }
         if adopted != nil { context.started?() }
-        let transfer = adopted ?? CurlTransfer(request: request, context: context)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, RiffleError>, Never>) in
                 transfer.wait(continuation)
@@ -143,12 +154,14 @@ final class CurlEngine: Sendable {
         /// Starts what `followOn` says follows `response`, in the limit the finished transfer held.
         func sendAhead(_ followOn: FollowOn, after response: HTTPResponse, limit: ConcurrencyLimit?) {
             guard let (request, then) = followOn.next(response) else { return }
-            // Not before a request already waiting for a place: that one goes first.
-            if let limit, !limit.tryAcquire() { return }
             var context = TransferContext(limit: limit)
             context.followOn = then
             let ahead = CurlTransfer(request: request, context: context)
             let dropped = inbox.withLock { inbox -> CurlTransfer? in
+                // Its caller asked for it already, and sends it itself.
+                guard !inbox.asked.contains(where: { $0.request.asksSame(as: request) }) else { return nil }
+                // Not before a request already waiting for a place: that one goes first.
+                if let limit, !limit.tryAcquire() { return nil }
                 inbox.starts.append(ahead)
                 inbox.ahead.append(ahead)
                 return inbox.ahead.count > Self.aheadLimit ? inbox.ahead.removeFirst() : nil

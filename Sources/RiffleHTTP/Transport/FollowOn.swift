@@ -6,7 +6,8 @@
 /// Set on a transfer's `TransferContext`. When the transfer ends with an answer and its caller still
 /// waits for it, `CurlTransport` calls `next` with that answer; the request `next` returns is sent at
 /// once, holding a place in the first transfer's `ConcurrencyLimit` (none is taken from a request
-/// already waiting for one: then nothing is sent), and is kept until a `send` of an identical request
+/// already waiting for one: then nothing is sent, nor when a `send` of an identical request is on its
+/// way already), and is kept until a `send` of an identical request
 /// (its `timeout` aside) takes its answer in place of a transfer of its own. `then` does the same for
 /// that request's answer. A request sent this way and never asked for is dropped after a few newer
 /// ones (its place freed when its answer arrived).
