@@ -57,7 +57,8 @@ extension PageLoader {
         let next = number + 1
         guard (200...299).contains(response.status), let plan = readAheadPlan.withLock({ $0 }), plan.pages.contains(next),
               plan.policy != .returnCacheDontLoad,
-              // Asked for already: its own request is on its way.
+              // Asked for already: its own request is on its way, or its answer is (and the page is
+              // not stored yet). The transport's own rule covers only a request still in flight.
               !fetching.withLock({ $0.contains(next) }),
               // Stored: the cache answers it, or revalidates it, as the caller's policy says.
               plan.policy == .reloadIgnoringCache || !FileManager.default.fileExists(atPath: store.bodyPath(next)),

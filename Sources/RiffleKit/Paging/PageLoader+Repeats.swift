@@ -113,21 +113,21 @@ extension PageLoader {
         private var pages: [Int: Fingerprint] = [:]
         /// The pages each body hash and each first key were seen on (a page read again with other
         /// items stays listed under what it held before: `first` checks what it holds now).
-        private var byBody: [Int: [Int]] = [:]
-        private var byFirstKey: [String: [Int]] = [:]
+        private var byBody: [Int: Set<Int>] = [:]
+        private var byFirstKey: [String: Set<Int>] = [:]
 
         subscript(number: Int) -> Fingerprint? {
             get { pages[number] }
             set {
                 pages[number] = newValue
-                if let body = newValue?.body { byBody[body, default: []].append(number) }
-                if let key = newValue?.keys?.first { byFirstKey[key, default: []].append(number) }
+                if let body = newValue?.body { byBody[body, default: []].insert(number) }
+                if let key = newValue?.keys?.first { byFirstKey[key, default: []].insert(number) }
             }
         }
 
         /// The first page before page `limit` whose answer `answer` repeats, if any.
         func first(repeatedBy answer: Fingerprint, before limit: Int) -> Int? {
-            let candidates = (answer.body.flatMap { byBody[$0] } ?? []) + (answer.keys?.first.flatMap { byFirstKey[$0] } ?? [])
+            let candidates = (answer.body.flatMap { byBody[$0] } ?? []).union(answer.keys?.first.flatMap { byFirstKey[$0] } ?? [])
             return candidates.filter { $0 < limit && pages[$0].map(answer.repeats) ?? false }.min()
         }
     }
