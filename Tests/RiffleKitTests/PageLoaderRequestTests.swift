@@ -66,7 +66,8 @@ struct PageLoaderRequestTests {
         defer { cleanUp() }
         let loader = try loader(.post(form: "offset={offset}&limit={limit}"), pagination: Pagination(.offset(limit: 2)))
         #expect(try await loader.load(2).items.map(\.title) == ["waybill 3", "waybill 4"])
-        #expect(server.requests.map { String(decoding: $0.body, as: UTF8.self) } == ["offset=2&limit=2"])
+        // Page 1 first: where page 2 starts depends on what page 1 held (a server may cap the limit).
+        #expect(server.requests.map { String(decoding: $0.body, as: UTF8.self) } == ["offset=0&limit=2", "offset=2&limit=2"])
         #expect(server.requests.first?.header("content-type") == "application/x-www-form-urlencoded")
     }
 

@@ -2,7 +2,7 @@ import DemoServer
 import Foundation
 
 /// A 127.0.0.1 server speaking every pagination style over five items, two per page:
-/// `/page?page=K`, `/offset?offset=X&limit=L`, `/cursor[?after=cN]`, `/link[?p=K&...]`, `/more?page=K`, and pages
+/// `/page?page=K`, `/offset?offset=X&limit=L` (`/capped?...` serving at most two), `/cursor[?after=cN]`, `/link[?p=K&...]`, `/more?page=K`, and pages
 /// whose end only their body tells, as real APIs do: `/numbered?page=K` (`total_pages`), `/algolia?page=K`
 /// (`nbPages`, counted from 0) and `/totals?page=K&per_page=N` (`total`).
 enum PaginationServer {
@@ -29,6 +29,10 @@ enum PaginationServer {
             let offset = Int(request.query("offset") ?? "") ?? 0
             let limit = Int(request.query("limit") ?? "") ?? perPage
             return .json(#"{"data": \#(items(from: offset, count: limit))}"#)
+        case "/capped":  // offsets whose limit the server caps at `perPage`, as most APIs do
+            let offset = Int(request.query("offset") ?? "") ?? 0
+            let limit = Int(request.query("limit") ?? "") ?? perPage
+            return .json(#"{"data": \#(items(from: offset, count: min(limit, perPage)))}"#)
         case "/cursor":  // cursors c1, c2, ... name the next page's index; null at the end
             let index = Int(request.query("after")?.dropFirst() ?? "") ?? 0
             let next = (index + 1) * perPage < itemCount ? #""c\#(index + 1)""# : "null"

@@ -51,10 +51,43 @@ final class PaginationTests: Sendable {
         let fourth = try await loader.load(4)
         #expect(fourth.items.isEmpty)
         #expect(fourth.isLastPage)
-        #expect(targets == ["/offset?offset=4&limit=2", "/offset?offset=6&limit=2"])
+        // Page 1 first: where page 3 starts depends on what page 1 held (a server may cap the limit).
+        #expect(targets == ["/offset?offset=0&limit=2", "/offset?offset=4&limit=2", "/offset?offset=6&limit=2"])
         let past = try await loader.load(5)  // after a stored empty page: nothing more is requested
         #expect(past.isLastPage && past.items.isEmpty)
-        #expect(server.requestCount == 2)
+        #expect(server.requestCount == 3)
+    }
+
+    /// A server that serves fewer items than the limit asks for (most cap it: asked for 4, it serves
+    /// 2) has each page start where the one before ended, so no item is skipped: page N starts
+    /// (N - 1) × what page 1 held, in this run, in the next one from the disk, and for a page asked
+    /// for before page 1 (which is loaded first).
+    @Test func anOffsetFeedWhoseServerCapsTheLimitSkipsNoItem() async throws {
+        let path = "/capped?offset={offset}&limit={limit}"
+        let loader = try loader(path, Pagination(.offset(limit: 4)), itemPath: "data")
+        var pages: [Page] = []
+        for number in 1...5 {
+            let page = try await loader.load(number)
+            pages.append(page)
+            if page.isLastPage { break }
+        }
+        #expect(pages.flatMap(titles) == (1...5).map { "item \($0)" })
+        #expect(targets == ["/capped?offset=0&limit=4", "/capped?offset=2&limit=4", "/capped?offset=4&limit=4", "/capped?offset=6&limit=4"])
+        let report = loader.paginationReport(for: pages[0])
+        #expect(report.next == server.baseURL.absoluteString + "/capped?offset=2&limit=4")
+
+        // Another run reads page 1's count from its file: its later pages are the ones stored.
+        let again = try self.loader(path, Pagination(.offset(limit: 4)), itemPath: "data")
+        #expect(again.peekCachedPage(2).map(titles) == ["item 3", "item 4"])
+        #expect(try await again.load(3).source == .cache)
+        #expect(server.requestCount == 4)
+
+        // A page asked for first, on an empty cache: page 1 is loaded before it.
+        try FileManager.default.removeItem(at: cache)
+        server.resetLog()
+        let fresh = try self.loader(path, Pagination(.offset(limit: 4)), itemPath: "data")
+        #expect(titles(try await fresh.load(2)) == ["item 3", "item 4"])
+        #expect(targets == ["/capped?offset=0&limit=4", "/capped?offset=2&limit=4"])
     }
 
     @Test func cursorPagesGoForwardThenBackOffline() async throws {

@@ -60,6 +60,33 @@ struct DumpEndTests {
         #expect(!result.stderr.contains("400"), "\(result.stderr)")
     }
 
+    /// An offset feed asking for 100 items a page from a server that serves at most 50 (most APIs cap
+    /// their limit): every item is printed once, each page starting where the one before ended,
+    /// from page 1 (`--all`) and from a later page (`--pages 2-`, which learns the step from page 1).
+    @Test(arguments: [(["--all"], 1...120), (["--pages", "2-"], 51...120), (["--all", "--concurrency", "1"], 1...120)])
+    func anOffsetFeedWhoseServerCapsTheLimitPrintsEveryItemOnce(extra: [String], expected: ClosedRange<Int>) async throws {
+        let server = try HTTPServer { request in
+            let offset = max(0, Int(request.query("offset") ?? "") ?? 0)
+            let limit = min(50, max(0, Int(request.query("limit") ?? "") ?? 50))
+            let ids = offset < 120 ? Array((offset + 1)...min(120, offset + limit)) : []
+            return .json(#"{"items": [\#(ids.map { #"{"id": \#($0), "title": "item \#($0)"}"# }.joined(separator: ","))]}"#)
+        }
+        defer { server.stop() }
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appending(path: "config/riffle"), withIntermediateDirectories: true)
+        let feeds = #"{"feeds": {"capped": {"url": "http://127.0.0.1:\#(server.port)/items?offset={offset}&limit={limit}", "#
+            + #""pagination": {"style": "offset", "limit": 100}}}}"#
+        try Data(feeds.utf8).write(to: home.appending(path: "config/riffle/feeds.json"))
+
+        let result = try await RiffleBinary.run(["dump", "capped", "--cache-dir", home.appending(path: "cache").path, "--format", "tsv",
+                                                 "--fields", "id"] + extra, environment: ["XDG_CONFIG_HOME": home.appending(path: "config").path])
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == expected.map { "\($0)\n" }.joined())
+        #expect(server.requestCount <= 8, "\(server.requests.map(\.target))")
+    }
+
     @Test func aPageThatSaysItIsTheLastEndsTheDumpWithoutAskingFurther() async throws {
         let demo = try Self.threeDemoPages()
         defer { demo.stop() }

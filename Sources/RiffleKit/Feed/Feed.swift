@@ -145,11 +145,18 @@ public struct Feed: Sendable, Hashable {
     /// The URL of Riffle's page `number` (1-based) built from the template and `query`.
     ///
     /// For sequential styles (cursor, Link header) only page 1 can be built this way, so this is page 1's
-    /// URL; `PageLoader` takes later pages' URLs from the previous page's stored metadata.
+    /// URL; `PageLoader` takes later pages' URLs from the previous page's stored metadata. An offset
+    /// feed's page is placed by its limit here; `PageLoader` places it by what page 1 held when the
+    /// server served fewer.
     public func url(forPage number: Int) -> URL {
+        url(forPage: number, offsetStep: nil)
+    }
+
+    /// `url(forPage:)`, an offset feed's pages `step` items apart rather than its limit (`Pagination.substitute`).
+    func url(forPage number: Int, offsetStep step: Int?) -> URL {
         let page = pagination.isSequential ? 1 : number
         // The template was validated at init, and an integer cannot make it unparsable.
-        let url = URL(string: pagination.substitute(template, page: page))!
+        let url = URL(string: pagination.substitute(template, page: page, offsetStep: step))!
         guard !query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         // After the template's own query, left as written (a `%2B` in it stays a plus).
         components.appendQueryItems(query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })

@@ -3,7 +3,7 @@ import Foundation
 extension PageLoader {
     /// The URL of page `number`, or nil when the feed ended before it (the previous page gave no next link).
     nonisolated func pageURL(_ number: Int) -> URL? {
-        guard feed.pagination.isSequential, number > 1 else { return feed.url(forPage: number) }
+        guard feed.pagination.isSequential, number > 1 else { return feed.url(forPage: number, offsetStep: offsetStep(page: number)) }
         return link(number - 1)?.next.flatMap { URL(string: $0) }
     }
 
@@ -48,10 +48,37 @@ extension PageLoader {
     /// on than it holds, and its total reached pages before the end. Counting low costs at most the
     /// request of an empty page after the last; nil when the requests do not say.
     nonisolated func countingPageSize(page number: Int, itemCount: Int) -> Int? {
-        guard let requested = requestedPageSize else { return nil }
         if number == 1, itemCount > 0 { firstPageItemCount.withLock { $0 = itemCount } }
-        guard let served = number == 1 ? itemCount : firstPageItemCount.withLock({ $0 }), served > 0 else { return requested }
-        return min(requested, served)
+        return pageSize(firstPageHeld: number == 1 ? itemCount : firstPageItemCount.withLock { $0 })
+    }
+
+    /// What the requests ask for a page, or `held` (page 1's items) when that is fewer and not none.
+    private nonisolated func pageSize(firstPageHeld held: Int?) -> Int? {
+        guard let requested = requestedPageSize else { return nil }
+        guard let held, held > 0 else { return requested }
+        return min(requested, held)
+    }
+
+    /// How many items lie between an offset feed's page `number` and the page before: the page size
+    /// `countingPageSize` counts by (the limit, or what page 1 held when that was fewer). A server
+    /// that caps the limit (asked for 100, it serves 50) would otherwise have each page start 100
+    /// items after the one before, and the 50 between never be shown nor dumped. nil for other
+    /// styles, for page 1, and while page 1 is unknown to this run and not on disk (a fetch of page
+    /// `number` then loads page 1 first: `fetchInTurn`).
+    nonisolated func offsetStep(page number: Int) -> Int? {
+        guard case .offset = feed.pagination.style, number > 1, let held = firstPageItems() else { return nil }
+        return pageSize(firstPageHeld: held)
+    }
+
+    /// How many items page 1 held: as this run read it, else as its file holds it (read once, then
+    /// remembered); nil when neither says (or page 1 held none, which says nothing of a cap).
+    nonisolated func firstPageItems() -> Int? {
+        if let known = firstPageItemCount.withLock({ $0 }) { return known }
+        guard FileManager.default.fileExists(atPath: store.bodyPath(1)), let stored = storedOnDisk(1),
+              let parsed = try? parse(stored.data, stored: true, url: stored.metadata.flatMap { URL(string: $0.url) }),
+              !parsed.items.isEmpty else { return nil }
+        firstPageItemCount.withLock { $0 = parsed.items.count }
+        return parsed.items.count
     }
 
     /// Reloads pages 1 through `count` from the network, one after another, stopping after the last page.

@@ -269,13 +269,24 @@ public actor PageLoader {
     /// than behind every job queued on the actor first (a dump of 200 pages queues 200 cache lookups,
     /// and at one fetch at a time the first request would wait for all of them).
     private func startFetch(_ number: Int, policy: CachePolicy) -> Task<Page, any Error> {
-        if feed.pagination.isSequential && number > 1 { return Task { try await self.fetchInTurn(number, policy: policy) } }
+        if feed.pagination.isSequential && number > 1 || placedByFirstPage(number) {
+            return Task { try await self.fetchInTurn(number, policy: policy) }
+        }
         guard let url = pageURL(number) else { return Task { self.endPage(number) } }
         return Task.detached(priority: Task.currentPriority) { try await self.performFetch(number, url: url, policy: policy) }
     }
 
-    /// A sequential feed's page: its URL is in the previous page's answer.
+    /// Whether page `number` of an offset feed waits for page 1: where it starts depends on what page 1
+    /// held (`offsetStep`), and neither this run nor the disk knows yet.
+    private nonisolated func placedByFirstPage(_ number: Int) -> Bool {
+        guard case .offset = feed.pagination.style, number > 1 else { return false }
+        return firstPageItems() == nil
+    }
+
+    /// A sequential feed's page: its URL is in the previous page's answer. An offset feed's page
+    /// placed by page 1 (`placedByFirstPage`): page 1 is loaded first.
     private func fetchInTurn(_ number: Int, policy: CachePolicy) async throws -> Page {
+        if placedByFirstPage(number) { _ = try await load(1) }
         if feed.pagination.isSequential, number > 1 {
             // Page N's URL is in page N-1's answer: let a fetch of N-1 finish, or load it (and so 1...N-1) first.
             if let previous = inFlight[number - 1] { _ = try? await previous.value }
@@ -318,7 +329,7 @@ public actor PageLoader {
     /// whatever its method: cached by body, retried, and shared with an identical load (by the cache).
     /// - Parameter keep: where the body read before storing is kept, for the page's note.
     nonisolated func pageEndpoint(_ number: Int, url: URL, policy: CachePolicy, keep: ParsedBodyBox? = nil) -> Endpoint<ParsedBody> {
-        var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number),
+        var endpoint = Endpoint<ParsedBody>(method: feed.request.method, target: .url(url), query: [], body: feed.body(forPage: number, offsetStep: offsetStep(page: number)),
                                             headers: [:], timeout: nil, cachePolicy: policy, maxAge: effectiveMaxAge, shape: nil,
                                             decoding: .raw { body throws(RiffleError) in
                                                 // A page without items is refused before it is stored;

@@ -47,8 +47,13 @@ extension Feed {
     /// The body of Riffle's page `number` (1-based), placeholders filled in; nil when the feed sends none.
     /// A sequential feed (cursor, Link header) sends page 1's body with every page.
     public func body(forPage number: Int) -> RequestBody? {
+        body(forPage: number, offsetStep: nil)
+    }
+
+    /// `body(forPage:)`, an offset feed's pages `step` items apart rather than its limit (`Pagination.substitute`).
+    func body(forPage number: Int, offsetStep step: Int?) -> RequestBody? {
         guard let body = request.body else { return nil }
-        let filled = pagination.substitute(body, page: pagination.isSequential ? 1 : number)
+        let filled = pagination.substitute(body, page: pagination.isSequential ? 1 : number, offsetStep: step)
         return .raw(Data(filled.utf8), contentType: request.contentType)
     }
 }

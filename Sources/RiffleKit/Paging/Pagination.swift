@@ -13,7 +13,9 @@ public struct Pagination: Sendable, Hashable {
     public enum Style: Sendable, Hashable {
         /// `{page}` in the template is the server's page number; Riffle's page N is `firstPage + N - 1`.
         case pageNumber(firstPage: Int)
-        /// `{offset}` (and `{limit}` when present) in the template; Riffle's page N starts at `(N - 1) * limit`.
+        /// `{offset}` (and `{limit}` when present) in the template; Riffle's page N starts at `(N - 1) * limit`,
+        /// or, when the server served fewer items than `limit` on page 1 (it caps the limit), at
+        /// `(N - 1) *` that many (`PageLoader` knows page 1; `Feed.url(forPage:)` does not).
         case offset(limit: Int)
         /// Page 1 is the template as is; page N+1 adds `parameter=<cursor>`, the cursor read at the dotted
         /// `path` of page N's body. No cursor (missing, null, empty) ends the feed.
@@ -54,14 +56,18 @@ public struct Pagination: Sendable, Hashable {
     }
 
     /// The template with the page's placeholders filled in; nil means the URL depends on the previous page.
-    func substitute(_ template: String, page number: Int) -> String {
+    /// - Parameter step: for an offset feed, how many items lie between one page's offset and the
+    ///   next's, when that is not the limit (a server that serves fewer than asked,
+    ///   `PageLoader.offsetStep`); `{limit}` stays the limit asked for.
+    func substitute(_ template: String, page number: Int, offsetStep step: Int? = nil) -> String {
         switch style {
         // Not Foundation's replacingOccurrences (an NSString round trip): this runs for every page looked up.
         case .pageNumber(let first):
             return Self.filling("{page}", in: template, with: String(number - 1 + first))
         case .offset(let limit):
-            return Self.filling("{limit}", in: Self.filling("{offset}", in: template, with: String((number - 1) * limit)),
-                                with: String(limit))
+            // A step is between 1 and the limit, so no product here is larger than without one.
+            let offset = (number - 1) * (step.flatMap { (1..<limit).contains($0) ? $0 : nil } ?? limit)
+            return Self.filling("{limit}", in: Self.filling("{offset}", in: template, with: String(offset)), with: String(limit))
         case .cursor, .linkHeader:
             return template
         }

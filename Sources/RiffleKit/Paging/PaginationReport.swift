@@ -28,10 +28,11 @@ extension PageLoader {
         switch pagination.style {
         case .pageNumber(let first):
             style = "page numbers from \(first) ({page} in the URL)"
-            next = page.isLastPage ? nil : feed.url(forPage: page.number + 1).absoluteString
+            next = page.isLastPage ? nil : pageURL(page.number + 1)?.absoluteString
         case .offset(let limit):
             style = "offsets of \(limit) ({offset} in the URL)"
-            next = page.isLastPage ? nil : feed.url(forPage: page.number + 1).absoluteString
+            // Placed by what page 1 held when the server served fewer than the limit (`offsetStep`).
+            next = page.isLastPage ? nil : pageURL(page.number + 1)?.absoluteString
         case .cursor(let path, let parameter):
             style = "a cursor: `\(parameter)=` the value at `\(path)`"
             next = link(page.number)?.next
