@@ -189,6 +189,60 @@ struct FeedEndTests {
         #expect(server.requests.count == 3)
     }
 
+    /// A feed of `items` items, five a page, with no end signal in body or headers, whose server
+    /// refuses page `refusedFrom` and every page after it with `status` (as Django REST framework
+    /// answers a page past the last with 404 "Invalid page.").
+    static func refusingServer(items: Int, refusedFrom: Int, status: Int) throws -> HTTPServer {
+        try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard page < refusedFrom else { return .json(#"{"detail": "Invalid page."}"#, status: status) }
+            let ids = (page - 1) * 5 < items ? Array(((page - 1) * 5 + 1)...min(items, page * 5)) : []
+            return .json("[" + ids.map { #"{"id": \#($0), "title": "item \#($0)"}"# }.joined(separator: ",") + "]")
+        }
+    }
+
+    /// A page refused right after a short page (12 items, five a page: page 3 holds two) is where the
+    /// feed ends, whatever refusal a server uses for it and whether the URL says the page size:
+    /// in this run, and in the next one, which knows the short page from the disk.
+    @Test(arguments: [400, 404, 410, 416, 422], ["/posts?page={page}", "/posts?page={page}&per_page=5"])
+    func aPageRefusedRightAfterAShortPageIsTheEnd(status: Int, path: String) async throws {
+        let server = try Self.refusingServer(items: 12, refusedFrom: 4, status: status)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, path, Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map(\.items.count) == [5, 5, 2])
+        let end = try await loader.load(4)
+        #expect(end.isLastPage && end.items.isEmpty)
+
+        let again = try self.loader(server, path, Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        let endAgain = try await again.load(4)
+        #expect(endAgain.isLastPage && endAgain.items.isEmpty)
+        #expect(server.requests.map { $0.query("page") } == ["1", "2", "3", "4", "4"])
+    }
+
+    /// What stays an error: a refusal after a full page (10 items: page 2 is full, nothing said it
+    /// was the last), page 1 refused, a server error or a 403 after a short page, and a refusal of
+    /// page 2 after a short page 1 when nothing says how many items a full page holds.
+    @Test(arguments: [
+        (10, 3, 404, "/posts?page={page}&per_page=5"),
+        (10, 3, 400, "/posts?page={page}"),
+        (12, 1, 404, "/posts?page={page}&per_page=5"),
+        (12, 4, 500, "/posts?page={page}&per_page=5"),
+        (12, 4, 403, "/posts?page={page}&per_page=5"),
+        (3, 2, 404, "/posts?page={page}"),
+    ] as [(Int, Int, Int, String)])
+    func otherRefusalsStayErrors(items: Int, refusedFrom: Int, status: Int, path: String) async throws {
+        let server = try Self.refusingServer(items: items, refusedFrom: refusedFrom, status: status)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, path, Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        for number in 1..<refusedFrom { #expect(try await !loader.load(number).isLastPage) }
+        await #expect(throws: FeedError.self) { try await loader.load(refusedFrom) }
+    }
+
     /// Whether a page is the last is known from its answer: asking for the page after it reads
     /// nothing back from the disk (its file gone, or replaced by one that says more follow, changes nothing).
     @Test func thePageAfterALastPageIsAnsweredWithoutReadingTheStoredPageBack() async throws {

@@ -53,7 +53,7 @@ extension PageLoader {
     }
 
     /// What the requests ask for a page, or `held` (page 1's items) when that is fewer and not none.
-    private nonisolated func pageSize(firstPageHeld held: Int?) -> Int? {
+    nonisolated func pageSize(firstPageHeld held: Int?) -> Int? {
         guard let requested = requestedPageSize else { return nil }
         guard let held, held > 0 else { return requested }
         return min(requested, held)
@@ -79,6 +79,31 @@ extension PageLoader {
               !parsed.items.isEmpty else { return nil }
         firstPageItemCount.withLock { $0 = parsed.items.count }
         return parsed.items.count
+    }
+
+    /// The statuses with which servers refuse a page past the last instead of answering it empty:
+    /// Django REST framework, Django's and Flask-SQLAlchemy's paginators and static sites (404),
+    /// WordPress (400), APIs that say the range or the page number is invalid (416, 422), or gone (410).
+    static let pastTheEndStatuses: Set<Int> = [400, 404, 410, 416, 422]
+
+    /// Whether `failure`, page `number`'s, is where the feed ends rather than an error: a numbered or
+    /// offset page past page 1, refused with one of `pastTheEndStatuses`, right after a page that was
+    /// short: fewer items than a full page, which is what page 1 held (else the page before the short
+    /// one), or what the requests ask for when that is fewer (`countingPageSize`'s rule); for the page
+    /// after page 1, what the requests ask for. A short page is where such feeds end; the refusal
+    /// only confirms it. Anything else stays an error: page 1 refused, a 5xx, 401 or 403, a refusal
+    /// after a full page (nothing said the feed was ending; a dump that exits 0 there could hide lost
+    /// items), a page before that is not known, or a cursor or Link feed, whose next URL the server
+    /// gave itself.
+    func endsAtFailure(_ number: Int, _ failure: FeedError) async -> Bool {
+        guard !feed.pagination.isSequential, number > 1, case .request(.httpStatus(let code, _)) = failure,
+              Self.pastTheEndStatuses.contains(code), let held = await fingerprint(number - 1)?.itemCount, held > 0 else { return false }
+        var earlier: Int?
+        if number > 2 {
+            if let first = firstPageItems() { earlier = first } else { earlier = await fingerprint(number - 2)?.itemCount }
+        }
+        guard let full = pageSize(firstPageHeld: earlier) ?? earlier else { return false }
+        return held < full
     }
 
     /// Reloads pages 1 through `count` from the network, one after another, stopping after the last page.

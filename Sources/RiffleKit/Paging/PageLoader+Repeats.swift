@@ -14,6 +14,8 @@ extension PageLoader {
         var body: Int?
         /// Each item's id or link in order; nil when an item has neither, and only the body can tell.
         var keys: [String]?
+        /// How many items the page held (whether it was a full page: `endsAtFailure`).
+        var itemCount: Int
         /// Whether the page said it was the feed's last.
         var isLast: Bool
         /// When the answer was fetched (for a page read from the cache, when it was stored).
@@ -36,6 +38,7 @@ extension PageLoader {
         init(body data: Data, items: [Item], isLast: Bool, fetchedAt: Date) {
             self.isLast = isLast
             self.fetchedAt = fetchedAt
+            itemCount = items.count
             var keys: [String] = []
             keys.reserveCapacity(items.count)
             // By index: reading two fields of `items[i]` in place, where `for item in items` copied
@@ -170,7 +173,7 @@ extension PageLoader {
 
     /// What page `number` held: as remembered, else its fetch in flight (a dump asks for several
     /// pages at once, and the later one may arrive first), else its file.
-    private func fingerprint(_ number: Int) async -> Fingerprint? {
+    func fingerprint(_ number: Int) async -> Fingerprint? {
         if let known = fingerprints.withLock({ $0[number] }) { return known }
         if let flight = inFlight[number], let page = try? await flight.value { return Fingerprint(page) }
         return await rawCachedPage(number).map(Fingerprint.init)

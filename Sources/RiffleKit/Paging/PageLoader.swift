@@ -151,7 +151,9 @@ public actor PageLoader {
     /// - `.returnCacheThenLoad`: the network, revalidating; use the cache's `responses` to get both values.
     ///
     /// A page that repeats the page before it (a server ignoring `{page}`), or an earlier page this
-    /// run read (a next link leading back), comes back empty and last, its `endReason` saying so.
+    /// run read (a next link leading back), comes back empty and last, its `endReason` saying so. A
+    /// numbered or offset page the server refuses with 400, 404, 410, 416 or 422 right after a short
+    /// page comes back empty and last too (`endsAtFailure`).
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(FeedError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
@@ -165,7 +167,14 @@ public actor PageLoader {
         case .reloadIgnoringCache, .returnCacheThenLoad:
             break
         }
-        return await endingRepeat(try await fetch(number, policy: policy))
+        let page: Page
+        do {
+            page = try await fetch(number, policy: policy)
+        } catch {
+            guard await endsAtFailure(number, error) else { throw error }
+            return endPage(number)
+        }
+        return await endingRepeat(page)
     }
 
     /// The page on disk without touching the loader's state, or nil (also when the file does not
