@@ -54,6 +54,21 @@ struct CurlTransportTests {
         #expect(response.header("Content-Type") == "application/json")
     }
 
+    @Test func headerNamesAreReadInAnyCaseAndValuesWithoutTheSpacesAroundThem() async throws {
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Length: 2", "X-RateLimit-Remaining: \t 4999 \t",
+                                      "ETAG:\"v1\"", "X-Note:  two  words  ", "X-Nbsp: kept\u{A0}", "X-Empty:   ",
+                                      "X-Folded: first", " \t second", "Vary: Accept", "vary: Cookie"], Data("{}".utf8))
+        let response = try await transport.send(HTTPRequest(url: listener.url()))
+        #expect(response.header("x-ratelimit-remaining") == "4999")
+        #expect(response.header("ETag") == "\"v1\"")
+        #expect(response.header("x-note") == "two  words", "spaces inside a value stay")
+        #expect(response.header("x-nbsp") == "kept\u{A0}", "only spaces and tabs are HTTP's white space")
+        #expect(response.header("x-empty") == "")
+        #expect(response.header("x-folded") == "first second")
+        #expect(response.header("vary") == "Accept, Cookie", "a field sent twice is one list")
+        #expect(response.headers.keys.allSatisfy { $0 == $0.lowercased() })
+    }
+
     @Test func informationalAnswersBeforeTheRealOneAreSkipped() async throws {
         let listener = try answering(["HTTP/1.1 100 Continue", "", "HTTP/1.1 103 Early Hints", "Link: </style.css>; rel=preload", "",
                                       "HTTP/1.1 200 OK", "Content-Length: 2", "X-Final: yes"], Data("{}".utf8))

@@ -38,8 +38,8 @@ struct CommentThreadTests {
     @Test func redditReadsTheSecondListingWithEmptyRepliesAndMoreStubs() throws {
         let thread = try CommentThread(JSONParser.parse(Fixture.data("reddit-comments.json")), rules: rules("reddit"))
         #expect(outline(thread) == [
-            "swiftie_dev: How do I make an `actor` conform to a protocol with synchronous requirements?\n\nThe compiler says *\"main actor-isolated\"* & I'm lost.",
-            "  mattie: Mark the requirement `nonisolated` if it doesn't touch state, or make the protocol async.\n\n> actors protect their state",
+            "swiftie_dev: How do I make an actor conform to a protocol with synchronous requirements?\n\nThe compiler says \"main actor-isolated\" & I'm lost.",
+            "  mattie: Mark the requirement nonisolated if it doesn't touch state, or make the protocol async.\n\nactors protect their state",
             "    swiftie_dev: That worked, thanks! 🙏",
             "    -: (0 more)",
             "  -: (7 more)",
@@ -47,6 +47,15 @@ struct CommentThreadTests {
             "kotlin_curious: Is SwiftUI on Linux a thing yet?",
         ])
         #expect(thread.comments[0].createdAt == Date(timeIntervalSince1970: 1_732_507_815))
+        // Its markup, from `body_html`, styled rather than shown as Markdown's backticks and stars.
+        func marked(_ comment: CommentThread.Comment, _ kind: MarkedText.Kind) -> [String] {
+            let scalars = Array(comment.text.unicodeScalars)
+            return comment.marks.filter { $0.kind == kind }.map { String(String.UnicodeScalarView(scalars[$0.range])) }
+        }
+        #expect(marked(thread.comments[0], .code) == ["actor"])
+        #expect(marked(thread.comments[0], .italic) == ["\"main actor-isolated\""])
+        #expect(marked(thread.comments[1], .code) == ["nonisolated"])
+        #expect(marked(thread.comments[1], .quote) == ["actors protect their state"])
     }
 
     @Test func lobstersIsAFlatListWithDepths() throws {
@@ -72,12 +81,19 @@ struct CommentThreadTests {
         #expect(Array(outline(thread).prefix(7)) == [
             "johnnwho: Man I am glad there isn't someone on a drum set every time I fall over.",
             "  Lommo97: Better than being a fat guy and getting followed around with a Tuba all day.",
-            "    mcampo84: >I have a glandular problem!",
+            "    mcampo84: I have a glandular problem!",
             "      -: (100 more)",
             "    -: (14 more)",
             "  -: (8 more)",
-            "frittenlord: His emotionless face...oh god, I nearly pissed myself laughing!\nThanks for brightening my monday!",
+            // One paragraph with a line break in its Markdown, as reddit.com shows it: one line.
+            "frittenlord: His emotionless face...oh god, I nearly pissed myself laughing! Thanks for brightening my monday!",
         ])
+        // The preset reads `body_html`: a quote is a quote (not a ">" in the text), and a subreddit
+        // named in a comment is a numbered link on reddit.com, as the page shows it.
+        #expect(thread.comments[2].marks.map(\.kind) == [.quote])
+        let linked = try #require(thread.comments.first { $0.text.hasPrefix("/r/noisygifs") })
+        #expect(linked.text == "/r/noisygifs [1]")
+        #expect(linked.links == [URL(string: "https://www.reddit.com/r/noisygifs")!])
         #expect(thread.comments.last.map { "\($0.depth) \($0.more ?? 0)" } == "0 332", "the thread's last stub: 332 more top-level comments")
         #expect(thread.comments[17].author == "[deleted]" && thread.comments[17].depth == 1)
         #expect(thread.comments[0].createdAt == Date(timeIntervalSince1970: 1_439_801_151))

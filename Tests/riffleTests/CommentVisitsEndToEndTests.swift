@@ -37,6 +37,7 @@ struct CommentVisitsEndToEndTests {
             guard var listings = answer as? [Any], var comments = listings[1] as? [String: Any],
                   var data = comments["data"] as? [String: Any], var children = data["children"] as? [Any] else { throw Failure() }
             children.append(["kind": "t1", "data": ["id": "zz9late", "name": "t1_zz9late", "author": "newcomer", "body": late,
+                                                    "body_html": "<div class=\"md\"><p>\(late)</p>\n</div>",
                                                     "created_utc": 1_900_000_000, "replies": "", "distinguished": NSNull(),
                                                     "permalink": "/r/swift/comments/1h2k9qz/weekly/zz9late/"] as [String: Any]])
             data["children"] = children

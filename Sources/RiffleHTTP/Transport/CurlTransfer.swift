@@ -183,15 +183,33 @@ final class CurlTransfer: @unchecked Sendable {
             lastHeader = nil
         } else if let first = line.first, first == 32 || first == 9, let name = lastHeader {
             // An obsolete folded continuation line.
-            headers[name, default: ""] += " " + String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            headers[name, default: ""] += " " + Self.fieldValue(line[...])
         } else if let colon = line.firstIndex(of: 58) {
-            let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self).lowercased()
-            let value = String(decoding: UnsafeBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces)
+            let name = Self.fieldName(line[..<colon])
+            let value = Self.fieldValue(line[(colon + 1)...])
             if let existing = headers[name] { headers[name] = existing + ", " + value } else { headers[name] = value }
             lastHeader = name
         }
         return bytes.count
+    }
+
+    /// A field's name, its ASCII letters lowercased (names are tokens: other bytes are kept as sent).
+    /// Bytes, not `String.lowercased()`: each answer's head passes here before its body is read.
+    static func fieldName(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (i, byte) in bytes.enumerated() { buffer[i] = (65...90).contains(byte) ? byte + 32 : byte }
+            return bytes.count
+        }
+    }
+
+    /// A field's value without the spaces and tabs around it (HTTP's optional white space, RFC 9110
+    /// §5.5: only those two; a no-break space is part of the value), as UTF-8 with invalid bytes
+    /// replaced.
+    static func fieldValue(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
+        while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
