@@ -80,8 +80,8 @@ struct FeedEndTests {
         #expect(try !saysLast(#"{"total":9,"items":\#(three)}"#, page: 3), "without a page size a total says nothing")
         // An offset feed knows its own page size.
         #expect(try saysLast(#"{"total":9,"items":\#(three)}"#, page: 3, pagination: Pagination(.offset(limit: 3))))
-        // Numbers that do not fit never trap: past Int.max is past any total; a count too large is no count.
-        #expect(try saysLast(#"{"total":9223372036854775807,"offset":9223372036854775807,"items":\#(three)}"#))
+        // Numbers that do not fit never trap, and say nothing: a sum past Int.max, a count too large.
+        #expect(try !saysLast(#"{"total":9223372036854775807,"offset":9223372036854775807,"items":\#(three)}"#))
         #expect(try !saysLast(#"{"total":9,"per_page":3,"items":\#(three)}"#, page: Int.max))
         #expect(try !saysLast(#"{"total":99999999999999999999999,"per_page":3,"items":\#(three)}"#, page: 2))
     }
@@ -187,6 +187,57 @@ struct FeedEndTests {
         #expect(try await again.load(3).isLastPage)
         #expect(try await again.load(4).items.isEmpty)
         #expect(server.requests.count == 3)
+    }
+
+    /// Hostile numbers where a page says how long the feed is, in its headers or beside its items:
+    /// a product or sum past `Int.max`, a negative count or total. None traps, and none ends the feed
+    /// early (body and headers alike: one arithmetic, `Pagination.countSaysLast`); the empty page
+    /// after the last does.
+    @Test(arguments: [
+        ([("X-Total-Count", "9223372036854775807"), ("X-Per-Page", "9223372036854775807")], ""),
+        ([("X-WP-Total", "5"), ("X-Per-Page", "9223372036854775807")], ""),
+        ([("X-WP-TotalPages", "-1")], ""),
+        ([("X-Total-Count", "-5")], ""),
+        ([("X-WP-TotalPages", "99999999999999999999")], ""),
+        ([], #", "total": 9223372036854775807, "offset": 9223372036854775807"#),
+        ([], #", "total": 5, "per_page": 9223372036854775807"#),
+        ([], #", "total": -1"#),
+        ([], #", "total_pages": -3"#),
+        ([], #", "page": -9223372036854775808, "total": 5, "per_page": 2"#),
+    ] as [([(String, String)], String)])
+    func hostileCountsNeitherTrapNorEndTheFeedEarly(headers: [(String, String)], members: String) async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard (1...3).contains(page) else { return .json(#"{"items": []}"#) }
+            return .json(#"{"items": \#(PaginationServer.items(from: (page - 1) * 2))\#(members)}"#, headers: headers)
+        }
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/items?page={page}", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        var pages: [Page] = []
+        for number in 1...5 {
+            let page = try await loader.load(number)
+            pages.append(page)
+            if page.isLastPage { break }
+        }
+        #expect(pages.map(\.items.count) == [2, 2, 1, 0])
+        #expect(server.requestCount == 4)
+    }
+
+    /// Asking for the page size a page is counted by changes nothing: page 1's count is what the
+    /// loader remembers of page 1, not whatever page-1 count it was last asked about.
+    @Test func countingAPageSizeRecordsNothing() async throws {
+        let server = try PaginationServer.start()
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/totals?page={page}&per_page=10", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        #expect(loader.countingPageSize(page: 2, itemCount: 2) == 10, "page 1 unknown: what the URL asks for")
+        _ = try await loader.load(1)
+        #expect(loader.countingPageSize(page: 2, itemCount: 2) == 5, "the server served 5 of the 10 asked for")
+        #expect(loader.countingPageSize(page: 1, itemCount: 3) == 3)
+        #expect(loader.countingPageSize(page: 2, itemCount: 2) == 5)
     }
 
     /// A feed of `items` items, five a page, with no end signal in body or headers, whose server

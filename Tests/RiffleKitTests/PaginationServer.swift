@@ -32,7 +32,10 @@ enum PaginationServer {
         case "/capped":  // offsets whose limit the server caps at `perPage`, as most APIs do
             let offset = Int(request.query("offset") ?? "") ?? 0
             let limit = Int(request.query("limit") ?? "") ?? perPage
-            return .json(#"{"data": \#(items(from: offset, count: min(limit, perPage)))}"#)
+            // `&said=body` or `&said=headers`: the total of items said there too.
+            let said = request.query("said")
+            return .json(#"{"data": \#(items(from: offset, count: min(limit, perPage)))\#(said == "body" ? #", "total": 5"# : "")}"#,
+                         headers: said == "headers" ? [("X-Total-Count", "5")] : [])
         case "/cursor":  // cursors c1, c2, ... name the next page's index; null at the end
             let index = Int(request.query("after")?.dropFirst() ?? "") ?? 0
             let next = (index + 1) * perPage < itemCount ? #""c\#(index + 1)""# : "null"

@@ -90,6 +90,23 @@ final class PaginationTests: Sendable {
         #expect(targets == ["/capped?offset=0&limit=4", "/capped?offset=2&limit=4"])
     }
 
+    /// A capped offset feed that says its total (in the body or in headers): the items before page
+    /// N are counted by the step its pages are placed by, so the total ends the feed at its last
+    /// page, not at the page the limit would have reached it (which lost item 5).
+    @Test(arguments: ["body", "headers"])
+    func aCappedOffsetFeedsTotalIsReachedAtItsLastPage(said: String) async throws {
+        let loader = try loader("/capped?offset={offset}&limit={limit}&said=\(said)", Pagination(.offset(limit: 4)), itemPath: "data")
+        var pages: [Page] = []
+        for number in 1...5 {
+            let page = try await loader.load(number)
+            pages.append(page)
+            if page.isLastPage { break }
+        }
+        #expect(pages.flatMap(titles) == (1...5).map { "item \($0)" })
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(server.requestCount == 3)
+    }
+
     @Test func cursorPagesGoForwardThenBackOffline() async throws {
         let loader = try loader("/cursor", Pagination(.cursor(path: "data.after", parameter: "after")))
         let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]

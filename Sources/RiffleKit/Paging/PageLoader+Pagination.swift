@@ -47,9 +47,11 @@ extension PageLoader {
     /// than asked (GitHub caps `per_page` at 100) would otherwise have page N stand for items further
     /// on than it holds, and its total reached pages before the end. Counting low costs at most the
     /// request of an empty page after the last; nil when the requests do not say.
+    ///
+    /// Page 1's count is what the loader remembers of page 1 (`Fingerprints`, noted once per answer
+    /// read and per page built), so asking this changes nothing.
     nonisolated func countingPageSize(page number: Int, itemCount: Int) -> Int? {
-        if number == 1, itemCount > 0 { firstPageItemCount.withLock { $0 = itemCount } }
-        return pageSize(firstPageHeld: number == 1 ? itemCount : firstPageItemCount.withLock { $0 })
+        pageSize(firstPageHeld: number == 1 ? itemCount : fingerprints.withLock { $0[1]?.itemCount })
     }
 
     /// What the requests ask for a page, or `held` (page 1's items) when that is fewer and not none.
@@ -71,14 +73,14 @@ extension PageLoader {
     }
 
     /// How many items page 1 held: as this run read it, else as its file holds it (read once, then
-    /// remembered); nil when neither says (or page 1 held none, which says nothing of a cap).
+    /// remembered like a page this run read); nil when neither says (or page 1 held none, which says
+    /// nothing of a cap).
     nonisolated func firstPageItems() -> Int? {
-        if let known = firstPageItemCount.withLock({ $0 }) { return known }
+        if let known = fingerprints.withLock({ $0[1]?.itemCount }) { return known }
+        // Building the page remembers it (`remember`).
         guard FileManager.default.fileExists(atPath: store.bodyPath(1)), let stored = storedOnDisk(1),
-              let parsed = try? parse(stored.data, stored: true, url: stored.metadata.flatMap { URL(string: $0.url) }),
-              !parsed.items.isEmpty else { return nil }
-        firstPageItemCount.withLock { $0 = parsed.items.count }
-        return parsed.items.count
+              let page = try? page(1, stored: stored), !page.items.isEmpty else { return nil }
+        return page.items.count
     }
 
     /// The statuses with which servers refuse a page past the last instead of answering it empty:

@@ -68,7 +68,8 @@ extension PageLoader {
             kept = kept.filter { $0.key > number - 4 }
             kept[number] = (response.body, parsed)
         }
-        guard follows(number, parsed: parsed, body: response.body) == true, let nextURL = pageURL(next),
+        // Remembered now: where an offset feed's page 2 starts depends on what page 1 held (`offsetStep`).
+        guard follows(number, parsed: parsed, body: response.body, remember: true) == true, let nextURL = pageURL(next),
               let request = try? pageRequest(next, url: nextURL) else { return nil }
         return (request, followOn(after: next, url: nextURL))
     }

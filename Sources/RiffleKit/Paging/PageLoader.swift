@@ -61,9 +61,6 @@ public actor PageLoader {
     /// How many items the feed's requests ask for a page (`Feed.requestedPageSize`), read once: it
     /// builds and parses page 1's URL, and every page loaded asks it twice (its end, its extent).
     nonisolated let requestedPageSize: Int?
-    /// How many items page 1 held, once read: what a server that serves fewer than asked serves
-    /// (`countingPageSize`).
-    nonisolated let firstPageItemCount = Mutex<Int?>(nil)
 
     var inFlight: [Int: Task<Page, any Error>] = [:]
     /// The pages `inFlight` holds, readable from the transport's thread (`readAhead`).
@@ -72,7 +69,8 @@ public actor PageLoader {
     nonisolated let readAheadPlan = Mutex<ReadAheadPlan?>(nil)
     /// Answers parsed on the transport's thread while reading ahead, by page, for the page's own check.
     nonisolated let parsedAhead = Mutex<[Int: (body: Data, parsed: ParsedBody)]>([:])
-    /// What each page held as last read or fetched, to tell a page that repeats one before it.
+    /// What each page held as last read or fetched, to tell a page that repeats one before it (and,
+    /// for page 1, how many items a server serves a page: `countingPageSize`).
     nonisolated let fingerprints = Mutex(Fingerprints())
     /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
     /// even when its pages could not be stored (a full disk).

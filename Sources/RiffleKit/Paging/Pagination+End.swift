@@ -33,28 +33,42 @@ extension Pagination {
         if let more = signals.more { return !more }
         if let last = signals.last { return last }
         if signals.nextMissing { return true }
+        return countSaysLast(signals, page: number, itemCount: itemCount, pageSize: pageSize)
+    }
+
+    /// Whether a page count or a total of items says page `number`, holding `itemCount` items, is
+    /// the feed's last: `count`'s page count reached (by the echoed page number, else Riffle's), else
+    /// its total reached by the items before this page (an echoed offset; an offset feed's own, by
+    /// `pageSize` else its limit; else the pages before times the echoed page size, else `pageSize`)
+    /// plus this page's. The one arithmetic for what bodies (`saysLast`) and headers
+    /// (`headersSayLast`) say.
+    ///
+    /// The numbers are a server's: one that is negative, or a product or sum past `Int`, says nothing
+    /// (false), so garbage never ends a feed early; the worst it costs is the request of an empty
+    /// page after the last. A count or total of 0 is the end.
+    func countSaysLast(_ count: EndSignals, page number: Int, itemCount: Int, pageSize: Int?) -> Bool {
         let first: Int
         if case .pageNumber(let firstPage) = style { first = firstPage } else { first = 1 }
-        if let count = signals.pageCount {
-            guard count > 0 else { return true }
-            guard let page = signals.page else { return number >= count }
-            // `count > 0` here, so `count - 1` cannot overflow.
-            return signals.zeroBased || first == 0 ? page >= count - 1 : page >= count
+        if let pages = count.pageCount, pages >= 0 {
+            guard pages > 0 else { return true }
+            guard let page = count.page else { return number >= pages }
+            // `pages > 0` here, so `pages - 1` cannot overflow.
+            return count.zeroBased || first == 0 ? page >= pages - 1 : page >= pages
         }
-        guard let total = signals.total else { return false }
+        guard let total = count.total, total >= 0 else { return false }
         guard total > 0 else { return true }
-        var before = signals.offset
-        if before == nil, case .offset(let limit) = style { before = Self.product(number - 1, limit) }
-        if before == nil, let size = signals.pageSize ?? pageSize, size > 0 {
+        var before = count.offset
+        if before == nil, case .offset(let limit) = style { before = Self.product(number - 1, pageSize ?? limit) }
+        if before == nil, let size = count.pageSize ?? pageSize, size > 0 {
             // Pages before this one: the echoed page counted from the feed's first, else Riffle's.
             // A server's page number may be anything an `Int` holds: subtracted without trapping.
-            let index = signals.page.map { $0.subtractingReportingOverflow(signals.zeroBased ? 0 : first) }
+            let index = count.page.map { $0.subtractingReportingOverflow(count.zeroBased ? 0 : first) }
                 .map { $0.overflow ? 0 : $0.partialValue } ?? number - 1
             before = Self.product(max(0, index), size)
         }
-        guard let before else { return false }
+        guard let before, before >= 0 else { return false }
         let (seen, overflow) = before.addingReportingOverflow(itemCount)
-        return overflow || seen >= total
+        return !overflow && seen >= total
     }
 
     /// `a * b`, or nil when it does not fit (a server's numbers never trap).
@@ -73,23 +87,12 @@ extension Pagination {
     /// page size the headers echo (`X-Per-Page`), else `pageSize`. `headers` named in lower case,
     /// as `HTTPResponse` keeps them.
     func headersSayLast(_ headers: [String: String], page number: Int, itemCount: Int, pageSize: Int?) -> Bool {
-        func value(_ names: [String]) -> Int? {
-            names.lazy.compactMap { headers[$0].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.first
-        }
-        if let count = value(["x-wp-totalpages", "x-total-pages", "x-pagination-page-count"]) { return number >= count }
-        guard let total = value(["x-wp-total", "x-total-count", "x-total", "x-pagination-total-count"]) else { return false }
-        guard total > 0 else { return true }
-        var size = value(["x-per-page", "x-pagination-per-page"]) ?? pageSize
-        if case .offset(let limit) = style { size = limit }
-        guard let size, size > 0 else { return false }
-        // A server's numbers never trap: a product or sum past `Int` is past any total.
-        let (before, overflow) = (number - 1).multipliedReportingOverflow(by: size)
-        let (seen, past) = before.addingReportingOverflow(itemCount)
-        return overflow || past || seen >= total
+        countSaysLast(EndSignals(headers: headers), page: number, itemCount: itemCount, pageSize: pageSize)
     }
 }
 
-/// What a page body says about where it stands in the feed, read from its tape (see `Pagination.saysLast`).
+/// What a page says about where it stands in the feed, read from its body's tape (see
+/// `Pagination.saysLast`) or from its headers (`init(headers:)`, for `Pagination.headersSayLast`).
 struct EndSignals: Equatable {
     var more: Bool?
     var last: Bool?
@@ -138,6 +141,20 @@ struct EndSignals: Equatable {
     private static let table = KeyTable(meanings.map(\.key))
 
     private init() {}
+
+    /// What response headers say of the feed's size: a page count (`X-WP-TotalPages`,
+    /// `X-Total-Pages`, `X-Pagination-Page-Count`), a total of items (`X-WP-Total`, `X-Total-Count`,
+    /// `X-Total`, `X-Pagination-Total-Count`) and the page size (`X-Per-Page`,
+    /// `X-Pagination-Per-Page`); `headers` named in lower case, as `HTTPResponse` keeps them.
+    init(headers: [String: String]) {
+        func value(_ names: [String]) -> Int? {
+            names.lazy.compactMap { headers[$0].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.first
+        }
+        self.init()
+        pageCount = value(["x-wp-totalpages", "x-total-pages", "x-pagination-page-count"])
+        total = value(["x-wp-total", "x-total-count", "x-total", "x-pagination-total-count"])
+        pageSize = value(["x-per-page", "x-pagination-per-page"])
+    }
 
     init(_ document: JSONDocument, around array: Int?, noting: Bool = false) {
         self = document.withReader { (r: TapeReader) -> EndSignals in
