@@ -57,6 +57,28 @@ struct ReadingLogStagingTests {
         #expect(try await reader.openedFeeds().map(\.feed) == [Self.hn])
     }
 
+    /// A checkpoint syncs the disk twice. Every megabyte (SQLite's 256 pages, the file emptied each
+    /// time) a cold dump of 200 pages synced 80 times; the log now holds a twelfth of its size limit.
+    @Test func aDumpsItemsAreCopiedIntoTheFileEveryTwelfthOfTheSizeLimitNotEveryMegabyte() async throws {
+        // Given a log with the default size limit (50 MB: a checkpoint every 4 MB)
+        let folder = Folder()
+        let dump = ReadingLog(cacheDirectory: folder.url)
+        #expect(ReadingLog.checkpointPages(sizeLimit: ReadingLog.Configuration().sizeLimit) == 1_017)
+        #expect(ReadingLog.checkpointPages(sizeLimit: 4 * 1024 * 1024) == 85, "a small limit, a small log")
+        #expect(ReadingLog.checkpointPages(sizeLimit: 1_000_000_000) == 1_024 && ReadingLog.checkpointPages(sizeLimit: 0) == 64)
+        // When a dump stages 30 pages of 50 items with 1.5 KB of text each (2.25 MB)
+        let text = String(repeating: "paginated feeds on disk ", count: 64)
+        for page in 1...30 {
+            try await dump.stage((1...50).map { Self.item("\(page)-\($0)", "title \(page) \($0)", text: "\(page) \($0) " + text) },
+                                 feed: Self.hn, opened: page == 1)
+        }
+        // Then its write-ahead log holds them all, past the old 1 MB mark and within the 4 MB one
+        let wal = folder.url.appending(path: "reading.sqlite-wal").path
+        let size = try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? 0
+        #expect(size > 2_000_000 && size <= 1_017 * 4_096 + 4 * 1_024 * 1_024 / 10, "\(size) bytes")
+        #expect(try await ReadingLog(cacheDirectory: folder.url).search("title 30 50").count == 1)
+    }
+
     @Test func aStagedItemFiledBeforeKeepsWhenItWasListedAndSeenAndTakesItsNewText() async throws {
         // Given an item listed and seen at one time
         let folder = Folder()
