@@ -28,6 +28,21 @@ struct FeedTests {
         #expect(body == #"{"from": 10, "size": 10, "note": "日本"}"#)
     }
 
+    /// An offset feed's pages are placed by a step between 1 and its limit (what page 1 held when the
+    /// server served fewer); any other step is the limit, and no limit, however odd, traps.
+    @Test func anOffsetStepBelowTheLimitPlacesThePages() {
+        let template = "/items?offset={offset}&limit={limit}"
+        #expect(Pagination(.offset(limit: 100)).substitute(template, page: 3, offsetStep: 50) == "/items?offset=100&limit=100")
+        for step in [0, -5, 100, 101, Int.max, Int.min] {
+            #expect(Pagination(.offset(limit: 100)).substitute(template, page: 3, offsetStep: step) == "/items?offset=200&limit=100")
+        }
+        for limit in [0, -1, 1, Int.min] {
+            _ = Pagination(.offset(limit: limit)).substitute(template, page: 1, offsetStep: 1)
+            _ = Pagination(.offset(limit: limit)).substitute(template, page: 2, offsetStep: nil)
+        }
+        #expect(Pagination(.offset(limit: 0)).substitute(template, page: 3, offsetStep: 5) == "/items?offset=0&limit=0")
+    }
+
     @Test func badTemplatesSayWhatIsWrong() {
         #expect(throws: Feed.TemplateError.missingPlaceholder("https://x.org/a")) { try Feed(template: "https://x.org/a") }
         #expect(throws: Feed.TemplateError.unsupportedScheme("ftp")) { try Feed(template: "ftp://x.org/{page}") }

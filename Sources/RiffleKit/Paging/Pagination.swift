@@ -66,7 +66,7 @@ public struct Pagination: Sendable, Hashable {
             return Self.filling("{page}", in: template, with: String(number - 1 + first))
         case .offset(let limit):
             // A step is between 1 and the limit, so no product here is larger than without one.
-            let offset = (number - 1) * (step.flatMap { (1..<limit).contains($0) ? $0 : nil } ?? limit)
+            let offset = (number - 1) * (step.flatMap { $0 > 0 && $0 < limit ? $0 : nil } ?? limit)
             return Self.filling("{limit}", in: Self.filling("{offset}", in: template, with: String(offset)), with: String(limit))
         case .cursor, .linkHeader:
             return template
