@@ -81,7 +81,7 @@ final class FeedShelf: FeedShelving {
             // the items' reading keys are the ones the browser marked seen.
             guard let (data, metadata) = store.read(number, in: cache.reader),
                   let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields,
-                                                       baseURL: metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1))
+                                                       baseURL: metadata?.baseURL ?? feed.url(forPage: 1))
             else { continue }
             keys.formUnion(items.map(\.readingKey))
             if let date = metadata?.fetchedAt { fetchedAt = max(fetchedAt ?? date, date) }

@@ -210,6 +210,64 @@ final class PaginationTests: Sendable {
         #expect(server.requests.map(\.target) == ["/api/feed", "/v2/items", "/v2/items?page=2"])
     }
 
+    /// A feed that moved to another origin (its URL answers with a redirect there): an item's link
+    /// that is a path is read against where its page now is (RFC 3986 §5.1.3), as fetched and as
+    /// read back from the disk in another run, so `o` opens the page the server meant.
+    @Test func aRelativeItemLinkIsReadFromWhereTheRedirectLed() async throws {
+        let target = try HTTPServer { request in
+            guard request.path == "/v2/feed" else { return .text("not found", status: 404) }
+            return .json(#"[{"id": 1, "title": "one", "url": "/item/1"}, {"id": 2, "title": "two", "url": "https://x.test/2"}]"#)
+        }
+        defer { target.stop() }
+        let server = try HTTPServer { request in
+            guard request.path == "/api/feed" else { return .text("not found", status: 404) }
+            let location = target.baseURL.absoluteString + "/v2/feed?" + (request.query("page").map { "page=\($0)" } ?? "")
+            return HTTPServer.Response(status: 301, headers: [("Location", location)])
+        }
+        defer { server.stop() }
+        let feed = try Feed(template: server.baseURL.absoluteString + "/api/feed?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)))
+        let expected = [target.baseURL.absoluteString + "/item/1", "https://x.test/2"]
+
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+        #expect(try await loader.load(1).items.map(\.url) == expected)
+
+        let again = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+        #expect(again.peekCachedPage(1)?.items.map(\.url) == expected)
+        #expect(await again.cachedPage(1)?.items.map(\.url) == expected)
+        let stored = try await again.load(1)
+        #expect(stored.source == .cache && stored.items.map(\.url) == expected)
+        #expect(try again.fieldPlan(forPage: 1) != nil)
+    }
+
+    /// A moved Link feed's page given back by the cache when the network fails (stale) still leads
+    /// to the page after it: its relative next link is read against where its answer came from, kept
+    /// in its note, not against the URL asked (which led to a page never stored: an error offline).
+    @Test func aStaleMovedPageStillLeadsToItsNextPage() async throws {
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/api/feed": return HTTPServer.Response(status: 301, headers: [("Location", "/v2/items")])
+            case "/v2/items":
+                let page = Int(request.query("page") ?? "") ?? 1
+                let next: [(name: String, value: String)] = page < 2 ? [("Link", #"<items?page=\#(page + 1)>; rel="next""#)] : []
+                return .json(#"[{"id": \#(page), "title": "page \#(page)"}]"#, headers: next)
+            default: return .text("not found", status: 404)
+            }
+        }
+        let feed = try Feed(template: server.url("/api/feed").absoluteString, pagination: Pagination(.linkHeader))
+        var configuration = PageLoader.Configuration()
+        configuration.maxAge = 0
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+        #expect(try await loader.load(1).items.map(\.title) == ["page 1"])
+        #expect(try await loader.load(2).items.map(\.title) == ["page 2"])
+        server.stop()
+
+        let offline = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+        let first = try await offline.load(1)
+        #expect(first.source == .stale && first.items.map(\.title) == ["page 1"])
+        let second = try await offline.load(2)
+        #expect(second.source == .stale && second.items.map(\.title) == ["page 2"])
+    }
+
     @Test func hasMoreFalseEndsThePageNumberedFeed() async throws {
         let loader = try loader("/more?page={page}", Pagination(.pageNumber(firstPage: 1), hasMorePath: "has_more"))
         #expect(try await loader.load(2).isLastPage == false)

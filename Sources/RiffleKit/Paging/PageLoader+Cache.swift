@@ -37,7 +37,7 @@ extension PageLoader {
     nonisolated func page(_ number: Int, stored: PageStore.Stored) throws(FeedError) -> Page {
         let fetchedAt = stored.metadata?.fetchedAt ?? .distantPast
         var page = try page(number, data: stored.data, source: .cache, fetchedAt: fetchedAt, status: stored.metadata?.status ?? 200,
-                            next: stored.metadata?.next, known: stored.metadata != nil, url: stored.metadata.flatMap { URL(string: $0.url) },
+                            next: stored.metadata?.next, known: stored.metadata != nil, url: stored.metadata?.baseURL,
                             lastByHeaders: stored.metadata?.last == true)
         if let url = stored.metadata.flatMap({ URL(string: $0.url) }) {
             page.freshUntil = client.lifetime(for: pageEndpoint(number, url: url, policy: .returnCacheElseLoad))
@@ -79,7 +79,8 @@ extension PageLoader {
                 self.feed.pagination.nextURL(after: url, answeredFrom: response.url, headers: response.headers, document: $0.document)
             }
             let last = body.map { self.headersSayLast(response.headers, page: number, itemCount: $0.items.count) } ?? false
-            return PageStore.note(url: url.absoluteString, next: next?.absoluteString, last: last)
+            return PageStore.note(url: url.absoluteString, next: next?.absoluteString, last: last,
+                                  answeredFrom: Self.moved(url, to: response.url)?.absoluteString)
         })
     }
 
@@ -109,7 +110,8 @@ extension PageLoader {
         if let metadata { links.withLock { $0[number] = PageLink(url: metadata.url, next: metadata.next) } }
         do {
             var page = try page(number, data: value.response.body, source: value.source, fetchedAt: value.fetchedAt,
-                                status: value.response.status, next: metadata?.next, known: metadata != nil, url: url,
+                                status: value.response.status, next: metadata?.next, known: metadata != nil,
+                                url: metadata?.answeredFrom.flatMap { URL(string: $0) } ?? url,
                                 lastByHeaders: metadata?.last == true)
             page.freshUntil = value.freshUntil
             return page
@@ -128,6 +130,16 @@ extension PageLoader {
         // Fresh only while its known freshness lasts.
         if page.freshUntil.map({ clock() >= $0 }) ?? true { page.source = .stale }
         return page
+    }
+}
+
+extension PageLoader {
+    /// `answer`, where page `url`'s answer came from, when a redirect led to another origin or path
+    /// (what relative links are read against, RFC 3986 §5.1.3); nil when it did not move. The query
+    /// is not compared: credentials added to it, and redacted in the answer, make no move.
+    nonisolated static func moved(_ url: URL, to answer: URL?) -> URL? {
+        guard let answer, Origin(answer) != Origin(url) || answer.path != url.path else { return nil }
+        return answer
     }
 }
 

@@ -134,7 +134,7 @@ public actor PageLoader {
     package nonisolated func fieldPlan(forPage number: Int) throws(FeedError) -> FieldPlan? {
         guard let stored = storedOnDisk(number) ?? store.stored(number, in: cache.reader) else { return nil }
         let document = try ItemExtractor.document(stored.data, stored: true)
-        let url = stored.metadata.flatMap { URL(string: $0.url) } ?? feed.url(forPage: 1)
+        let url = stored.metadata?.baseURL ?? feed.url(forPage: 1)
         return try ItemExtractor.plan(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url)
     }
 
@@ -319,9 +319,14 @@ public actor PageLoader {
         } catch {
             throw FeedError(error)
         }
-        let parsed = reply.value
+        // Where the answer came from: a redirect's target (its relative links are read against it).
+        // An answer the cache gave back (stale, or fresh) carries the URL asked; its note says where it came from.
+        let answer = reply.source == .network || reply.source == .revalidated
+            ? Self.moved(url, to: reply.response.url) : storedMetadata(number)?.answeredFrom.flatMap { URL(string: $0) }
+        // Read against where it came from: the answer's check read it against the URL asked.
+        let parsed = answer.flatMap { try? parse(reply.response.body, stored: false, url: $0) } ?? reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
-        let next = feed.pagination.nextURL(after: url, answeredFrom: reply.response.url, headers: reply.response.headers,
+        let next = feed.pagination.nextURL(after: url, answeredFrom: answer, headers: reply.response.headers,
                                            document: parsed.document)
         links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
         var page = page(number, parsed: parsed, data: reply.response.body, source: reply.source, fetchedAt: reply.fetchedAt,

@@ -27,6 +27,9 @@ package struct PageStore: Sendable {
         /// Whether the answer's headers said the page is the feed's last (`X-WP-TotalPages`...),
         /// which its body alone cannot tell.
         package var last: Bool?
+        /// Where the answer came from when a redirect led to another origin or path than `url`
+        /// (secrets redacted, as the answer was): what the page's relative links are read against.
+        package var answeredFrom: String?
         /// Who the bytes were fetched for: the cache key of the request (a SHA-256 of its method, its
         /// URL as sent and its credentials' digests), so a page fetched with one token is never served
         /// for another. nil in files written before Riffle recorded it.
@@ -43,6 +46,10 @@ package struct PageStore: Sendable {
             self.next = next
             self.key = key
         }
+
+        /// What the page's relative links (items', next links) are read against: where the answer
+        /// came from (RFC 3986 §5.1.3), else the URL asked.
+        package var baseURL: URL? { answeredFrom.flatMap { URL(string: $0) } ?? URL(string: url) }
     }
 
     /// A stored page as the index describes it.
@@ -160,10 +167,16 @@ package struct PageStore: Sendable {
         }.sorted()
     }
 
-    /// What a page's row keeps beside the index's own columns: its URL and next link, and whether its
-    /// headers said it is the last, one line of JSON.
-    static func note(url: String, next: String?, last: Bool = false) -> String {
+    /// What a page's row keeps beside the index's own columns: its URL, where a redirect led it
+    /// (`Metadata.answeredFrom`), its next link, and whether its headers said it is the last, one line
+    /// of JSON.
+    static func note(url: String, next: String?, last: Bool = false, answeredFrom: String? = nil) -> String {
         var out = last ? "{\"last\":true," : "{"
+        if let answeredFrom {
+            out += "\"answeredFrom\":"
+            JSONWriter.writeString(answeredFrom, into: &out)
+            out += ","
+        }
         if let next {
             out += "\"next\":"
             JSONWriter.writeString(next, into: &out)
@@ -178,13 +191,14 @@ package struct PageStore: Sendable {
     static func metadata(_ note: String?, fetchedAt: Date, status: Int, etag: String?, lastModified: String?) -> Metadata? {
         // Read from the tape, as `JSONValue`'s subscript reads (the last of duplicated keys), without building one.
         guard let note, let document = try? JSONDocument(Data(note.utf8)) else { return nil }
-        let (url, next, last) = document.withReader { (r: TapeReader) -> (String?, String?, Bool) in
+        let (url, next, last, answeredFrom) = document.withReader { (r: TapeReader) -> (String?, String?, Bool, String?) in
             func text(_ key: String) -> String? { r.member(of: 0, named: key).flatMap { r.kind($0) == .string ? r.string($0) : nil } }
-            return (text("url"), text("next"), r.member(of: 0, named: "last").map { r.kind($0) == .true } ?? false)
+            return (text("url"), text("next"), r.member(of: 0, named: "last").map { r.kind($0) == .true } ?? false, text("answeredFrom"))
         }
         guard let url else { return nil }
         var metadata = Metadata(url: url, fetchedAt: fetchedAt, status: status, etag: etag, lastModified: lastModified, next: next)
         if last { metadata.last = true }
+        metadata.answeredFrom = answeredFrom
         return metadata
     }
 }
