@@ -187,10 +187,10 @@ final class PaginationTests: Sendable {
         #expect(cachedSecond.source == .cache && !cachedSecond.isLastPage)
     }
 
-    /// A feed that moved (`/api/feed` answers with a redirect to `/v2/items`) gives relative next
-    /// links relative to where its pages are now (RFC 3986 §5.1.3), not to the URL first asked.
-    @Test func aRelativeNextLinkIsReadFromWhereTheRedirectLed() async throws {
-        let server = try HTTPServer { request in
+    /// A Link-paged feed that moved: `/api/feed` redirects to `/v2/items`, whose two pages give a
+    /// relative next link (`items?page=2`).
+    static func movedLinkFeed() throws -> HTTPServer {
+        try HTTPServer { request in
             switch request.path {
             case "/api/feed": return HTTPServer.Response(status: 301, headers: [("Location", "/v2/items")])
             case "/v2/items":
@@ -200,6 +200,12 @@ final class PaginationTests: Sendable {
             default: return .text("not found", status: 404)
             }
         }
+    }
+
+    /// A feed that moved (`/api/feed` answers with a redirect to `/v2/items`) gives relative next
+    /// links relative to where its pages are now (RFC 3986 §5.1.3), not to the URL first asked.
+    @Test func aRelativeNextLinkIsReadFromWhereTheRedirectLed() async throws {
+        let server = try Self.movedLinkFeed()
         defer { server.stop() }
         let feed = try Feed(template: server.url("/api/feed").absoluteString, pagination: Pagination(.linkHeader))
         let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
@@ -243,16 +249,7 @@ final class PaginationTests: Sendable {
     /// to the page after it: its relative next link is read against where its answer came from, kept
     /// in its note, not against the URL asked (which led to a page never stored: an error offline).
     @Test func aStaleMovedPageStillLeadsToItsNextPage() async throws {
-        let server = try HTTPServer { request in
-            switch request.path {
-            case "/api/feed": return HTTPServer.Response(status: 301, headers: [("Location", "/v2/items")])
-            case "/v2/items":
-                let page = Int(request.query("page") ?? "") ?? 1
-                let next: [(name: String, value: String)] = page < 2 ? [("Link", #"<items?page=\#(page + 1)>; rel="next""#)] : []
-                return .json(#"[{"id": \#(page), "title": "page \#(page)"}]"#, headers: next)
-            default: return .text("not found", status: 404)
-            }
-        }
+        let server = try Self.movedLinkFeed()
         let feed = try Feed(template: server.url("/api/feed").absoluteString, pagination: Pagination(.linkHeader))
         var configuration = PageLoader.Configuration()
         configuration.maxAge = 0
