@@ -58,6 +58,17 @@ final class PaginationTests: Sendable {
         #expect(server.requestCount == 3)
     }
 
+    /// Pages 1, 2, ... as `loader` loads them, up to the one that says it is the last (at most `limit`).
+    static func pagesToTheLast(of loader: PageLoader, atMost limit: Int) async throws -> [Page] {
+        var pages: [Page] = []
+        for number in 1...limit {
+            let page = try await loader.load(number)
+            pages.append(page)
+            if page.isLastPage { break }
+        }
+        return pages
+    }
+
     /// A server that serves fewer items than the limit asks for (most cap it: asked for 4, it serves
     /// 2) has each page start where the one before ended, so no item is skipped: page N starts
     /// (N - 1) × what page 1 held, in this run, in the next one from the disk, and for a page asked
@@ -65,12 +76,7 @@ final class PaginationTests: Sendable {
     @Test func anOffsetFeedWhoseServerCapsTheLimitSkipsNoItem() async throws {
         let path = "/capped?offset={offset}&limit={limit}"
         let loader = try loader(path, Pagination(.offset(limit: 4)), itemPath: "data")
-        var pages: [Page] = []
-        for number in 1...5 {
-            let page = try await loader.load(number)
-            pages.append(page)
-            if page.isLastPage { break }
-        }
+        let pages = try await Self.pagesToTheLast(of: loader, atMost: 5)
         #expect(pages.flatMap(titles) == (1...5).map { "item \($0)" })
         #expect(targets == ["/capped?offset=0&limit=4", "/capped?offset=2&limit=4", "/capped?offset=4&limit=4", "/capped?offset=6&limit=4"])
         let report = loader.paginationReport(for: pages[0])
@@ -96,12 +102,7 @@ final class PaginationTests: Sendable {
     @Test(arguments: ["body", "headers"])
     func aCappedOffsetFeedsTotalIsReachedAtItsLastPage(said: String) async throws {
         let loader = try loader("/capped?offset={offset}&limit={limit}&said=\(said)", Pagination(.offset(limit: 4)), itemPath: "data")
-        var pages: [Page] = []
-        for number in 1...5 {
-            let page = try await loader.load(number)
-            pages.append(page)
-            if page.isLastPage { break }
-        }
+        let pages = try await Self.pagesToTheLast(of: loader, atMost: 5)
         #expect(pages.flatMap(titles) == (1...5).map { "item \($0)" })
         #expect(pages.map(\.isLastPage) == [false, false, true])
         #expect(server.requestCount == 3)
