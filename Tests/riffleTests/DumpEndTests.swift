@@ -27,13 +27,13 @@ struct DumpEndTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/items?page={page}"
 
-        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let result = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")
         #expect(server.requestCount <= 4, "\(server.requests)")
         // Again from the cache: the stored end is known, nothing is asked.
-        let again = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let again = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
         #expect(again.stdout == result.stdout)
         #expect(server.requestCount <= 4, "\(server.requests)")
     }
@@ -53,7 +53,7 @@ struct DumpEndTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/wp-json/wp/v2/posts?page={page}"
 
-        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let result = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")

@@ -23,7 +23,7 @@ struct IgnoredPageEndToEndTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/static.json?page={page}"
 
-        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let result = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == (1...30).map { "\($0)\n" }.joined(), "page 1's items, once")
@@ -31,7 +31,7 @@ struct IgnoredPageEndToEndTests {
         #expect(server.requestCount <= 3, "\(server.requests)")
         // From the cache the end is known: nothing more is asked.
         let before = server.requestCount
-        let again = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        let again = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
         #expect(again.stdout == result.stdout)
         #expect(server.requestCount == before, "\(server.requests)")
     }

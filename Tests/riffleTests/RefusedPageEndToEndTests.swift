@@ -23,7 +23,7 @@ struct RefusedPageEndToEndTests {
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
         let template = "http://127.0.0.1:\(server.port)/api/posts/?page={page}"
-        return try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+        return try await RiffleBinary.dumpIDs(template, cache: cache, extra)
     }
 
     @Test(arguments: [["--all"], ["--all", "--concurrency", "1"], ["--pages", "1-200"], ["--pages", "2-"]])

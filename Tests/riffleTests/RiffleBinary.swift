@@ -20,6 +20,11 @@ enum RiffleBinary {
                             stdout: stdout)
     }
 
+    /// `riffle dump template` into `cache`, printing each item's id alone (TSV), with `extra` options.
+    static func dumpIDs(_ template: String, cache: URL, _ extra: [String]) async throws -> Spawn.Result {
+        try await run(["dump", template, "--cache-dir", cache.path, "--format", "tsv", "--fields", "id"] + extra)
+    }
+
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that
     /// never listens (and is never closed, so nothing else can take the port). Never a guessed
     /// "closed" port, nor one closed again that another test might bind.
