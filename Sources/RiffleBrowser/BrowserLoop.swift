@@ -374,8 +374,9 @@ extension BrowserLoop {
         func openedFeed() {
             guard painted, let log, let reference = feed?.reference else { return }
             let mailbox = mailbox, generation = generation
+            // Two jobs: a log that cannot be written (read-only) still answers what was seen.
+            log.enqueue { (log) throws(ReadingLog.Failure) in try await log.noteOpened(reference) }
             log.enqueue { (log) throws(ReadingLog.Failure) in
-                try await log.noteOpened(reference)
                 mailbox.post(.seenLoaded(try await log.seenKeys(feed: reference.id)), feed: generation)
                 mailbox.post(.savedLoaded(try await log.savedKeys(feed: reference.id)), feed: generation)
             }

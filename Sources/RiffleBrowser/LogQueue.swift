@@ -101,7 +101,8 @@ final class LogQueue: Sendable {
                         self.state.withLock { $0.locked = false }
                         guard reportingFailure else { return }
                         let first = self.state.withLock { state in defer { state.failed = true }; return !state.failed }
-                        if first { self.onFailure("reading log: \(error)") }
+                        // Its description names the reading log.
+                        if first { self.onFailure(error.description) }
                         return
                     }
                 }

@@ -165,9 +165,13 @@ package actor ReadingLog {
     func run<T>(filingStaged: Bool = true, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(Failure) -> T {
         let db = try opened()
         do {
-            if filingStaged { try fileStaged(db) }
+            // A read-only log is read as it is: its staged items cannot be filed.
+            if filingStaged, !db.isReadOnly { try fileStaged(db) }
             return try body(db)
         } catch {
+            if db.isReadOnly, error.isReadOnly {
+                throw Failure(description: "reading log is read-only: seen marks and saved items are not kept (\(path))")
+            }
             if error.corrupt, let file {
                 database = nil
                 do throws(StorageError) {
@@ -186,10 +190,19 @@ package actor ReadingLog {
             let folder = try CacheFolder(root: directory).open([], create: true)
             let file = SQLiteFile(Self.fileName, in: folder)
             self.file = file
-            let db = try file.open(accesses: [.readWrite], create: true, check: true, replaceDamaged: true, damaged: replacing,
-                                   setUp: setUp)
+            let db: SQLiteDatabase
+            do {
+                db = try file.open(accesses: [.readWrite], create: true, check: true, replaceDamaged: true, damaged: replacing, setUp: setUp)
+            } catch where !error.isBusy {
+                // A folder or file that cannot be written (a read-only file system, another user's
+                // cache): read as it is, so search and seen marks still answer. Not when the lock was
+                // busy: a read-write open tried again later will work.
+                guard let readOnly = try? file.open(accesses: [.readOnly, .immutable], create: false, check: true, replaceDamaged: false,
+                                                    setUp: setUp) else { throw error }
+                db = readOnly
+            }
             database = db
-            prune(db)
+            if !db.isReadOnly { prune(db) }
             return db
         } catch {
             throw Failure(description: "reading log \(error)", isBusy: error.isBusy)
@@ -213,6 +226,13 @@ package actor ReadingLog {
         try db.execute("PRAGMA wal_autocheckpoint=\(pages)")
         try db.execute("PRAGMA journal_size_limit=\(pages * 4_096)")
         db.leavesWriteAheadLogOnClose()
+        if db.isReadOnly {
+            // Nothing can be made here: a file without the tables is no log to read.
+            guard try !db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'items'").isEmpty else {
+                throw SQLiteError.readOnly("read-only, and no reading log yet")
+            }
+            return
+        }
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
             for statement in Self.schema + Self.savedSchema + Self.stagedSchema { try db.execute(statement) }
         }
