@@ -64,9 +64,7 @@ package final class NcursesScreen: TerminalBackend {
     }
 
     package func draw(_ buffer: Buffer) {
-        // After Ctrl-Z and fg, ncurses repainted from its copy, which has blanks where clusters were
-        // written directly: draw everything again.
-        if riffle_resumed_take() != 0 { previous = nil }
+        if riffle_resumed_take() != 0 { takeBackAfterStop() }
         if buffer.size != size || previous?.size != buffer.size {
             previous = nil
             erase()
@@ -104,6 +102,20 @@ package final class NcursesScreen: TerminalBackend {
         previous = buffer
         _ = refresh()
         writeClustersDirectly(buffer, rows: touchedRows)
+    }
+
+    /// After a stop and a continue (SIGCONT). After Ctrl-Z and fg, ncurses put its modes back and
+    /// repainted from its copy, which has blanks where clusters were written directly. A stop it never
+    /// saw (SIGSTOP: `kill -STOP`, a debugger, a job-control tool) left the terminal as the shell set it
+    /// while riffle was stopped: line editing and echo on, so keys waited for Enter and echoed, and the
+    /// shell's lines on screen, which ncurses, believing its copy, never painted over. So curses' modes
+    /// and mouse reporting are put back, and every cell is written again.
+    private func takeBackAfterStop() {
+        _ = reset_prog_mode()
+        mousemask(0, nil)
+        mousemask(cn_all_mouse_events(), nil)
+        _ = clearok(cn_stdscr(), true)
+        previous = nil
     }
 
     /// The glyph for the cell at (x, y).

@@ -80,11 +80,20 @@ package struct BrowserLoop<Terminal: TerminalBackend> {
 
     /// Runs until the user quits or a signal arrives, restores the terminal, and returns the exit
     /// status: 0, or 128 + the signal's number (SIGINT counts as quitting).
+    ///
+    /// Seen marks made just before the end are written before it returns: it waits for the reading
+    /// log's jobs (up to `logWait` when another program holds the log's lock, saying so on standard
+    /// error), after the terminal is restored.
     package func run() -> Int32 {
-        let status = Run(browser: self).run()
+        let run = Run(browser: self)
+        let status = run.run()
         terminal.restore()
+        run.finishLog()
         return status
     }
+
+    /// How long the end waits for the reading log when another program holds its lock.
+    static var logWait: Duration { .seconds(10) }
 }
 
 extension BrowserLoop {
@@ -344,6 +353,20 @@ extension BrowserLoop {
                 }
             }
             return []
+        }
+
+        /// Waits for the reading log's jobs still queued (a mark made just before quitting, or one
+        /// waiting for another program's lock), telling standard error when that takes long.
+        func finishLog() {
+            guard let log, !log.settle(within: .milliseconds(500)) else { return }
+            let waiting = log.isWaitingForLock
+            if waiting { Self.tell("riffle: saving seen marks: the reading log is locked by another program (waiting up to 10 s)") }
+            guard !log.settle(within: BrowserLoop.logWait), waiting || log.isWaitingForLock else { return }
+            Self.tell("riffle: the reading log stayed locked by another program: the last seen marks were not saved")
+        }
+
+        private static func tell(_ line: String) {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
 
         /// Once a feed is shown (and the first frame painted): the log notes it was opened and

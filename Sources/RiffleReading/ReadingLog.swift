@@ -71,6 +71,10 @@ package actor ReadingLog {
     package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// What went wrong, in one line.
         package var description: String
+        /// Another program (another riffle filing or trimming, a backup, a `sqlite3` shell) held the
+        /// log's write lock longer than a write waits: nothing was written, and the same call made
+        /// again later may succeed.
+        package var isBusy = false
     }
 
     /// What the log holds, for `riffle cache info`.
@@ -172,7 +176,7 @@ package actor ReadingLog {
                     configuration.log("reading log \(error)")
                 }
             }
-            throw Failure(description: "reading log \(path): \(error)")
+            throw Failure(description: "reading log \(path): \(error)", isBusy: error.isBusy)
         }
     }
 
@@ -188,7 +192,7 @@ package actor ReadingLog {
             prune(db)
             return db
         } catch {
-            throw Failure(description: "reading log \(error)")
+            throw Failure(description: "reading log \(error)", isBusy: error.isBusy)
         }
     }
 

@@ -377,10 +377,13 @@ package final class PendingFile {
 package struct StorageError: Error, Sendable, CustomStringConvertible {
     package var path: String
     package var reason: String
+    /// Another program held a lock the open needed (SQLite's write lock): trying again later may work.
+    package var isBusy: Bool
 
-    package init(path: String, reason: String) {
+    package init(path: String, reason: String, isBusy: Bool = false) {
         self.path = path
         self.reason = reason
+        self.isBusy = isBusy
     }
 
     package var description: String { "\(path): \(reason)" }

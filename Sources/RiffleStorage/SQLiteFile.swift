@@ -103,7 +103,7 @@ package struct SQLiteFile {
             throw StorageError(path: path, reason: "\(lastError?.plainReason ?? "cannot be opened"): \(foreign.joined(separator: ", ")) is not a "
                                + "file Riffle made: left alone; move it away to start a new one")
         }
-        throw StorageError(path: path, reason: lastError?.plainReason ?? "cannot be opened")
+        throw StorageError(path: path, reason: lastError?.plainReason ?? "cannot be opened", isBusy: lastError?.isBusy ?? false)
     }
 
     /// Replaces a damaged file by a new empty one, opened read-write and set up.

@@ -1,6 +1,7 @@
 import Foundation
 import RiffleKit
 import RiffleReading
+import RiffleStorage
 import Testing
 @testable import RiffleBrowser
 import RiffleTUI
@@ -67,6 +68,33 @@ struct DailyLoopTests {
         #expect(await again.frame(timeout: Self.patience) { $0.description.contains("2 new") } != nil, "\(again.terminal.lastFrame?.description ?? "")")
         again.terminal.send(.key(.character("q")))
         #expect(await again.exitStatus(timeout: Self.patience) == 0)
+    }
+
+    /// Another program (a second riffle trimming the log or filing a dump's items, a backup, a
+    /// `sqlite3` shell) holding the reading log's write lock longer than a write waits for it.
+    @Test func aMarkMadeWhileAnotherProgramHoldsTheLogsLockIsSavedOnceItIsFree() async throws {
+        let folder = Folder()
+        let pages = MockPageSource(stored: [1: Self.page])
+        defer { pages.failEverythingWaiting() }
+        let run = Self.run(pages, folder: folder, clock: LockedValue(LoopFixture.now), terminal: InMemoryTerminal(size: Size(width: 120, height: 8)))
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("3 new") } != nil, "\(run.terminal.lastFrame?.description ?? "")")
+        // Given another connection, as another process has, holding the log's write lock
+        let holder = try SQLiteDatabase(path: folder.url.appendingPathComponent(ReadingLog.fileName).path, access: .readWrite)
+        let deadline = ContinuousClock.now + .seconds(Self.patience)
+        while (try? holder.execute("BEGIN IMMEDIATE")) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        // When the first item is marked seen
+        run.terminal.send(.key(.character("m")))
+        #expect(await run.frame(timeout: Self.patience) { $0.description.contains("2 new") } != nil)
+        // Then the toast says the mark is kept (before: "SQLite 5: database is locked", and the mark was dropped)
+        let told = await run.frame(timeout: Self.patience) { $0.description.contains("reading log") }
+        #expect(told?.description.contains("marks are kept") == true, "\(told?.description ?? "no toast")")
+        #expect(told?.description.contains("SQLite") == false)
+        // When the lock is let go and the browser quits, the mark is saved before the end
+        try holder.execute("COMMIT")
+        run.terminal.send(.key(.character("q")))
+        #expect(await run.exitStatus(timeout: Self.patience) == 0)
+        let log = ReadingLog(cacheDirectory: folder.url)
+        #expect(try await log.seenKeys(feed: Self.reference.id) == ["id:one"])
     }
 
     @Test func commentsComeFromTheSourceAndYankGoesToTheClipboard() async throws {
