@@ -5,13 +5,15 @@ import Foundation
 /// (RiffleKit's feeds add theirs in `FeedError`, which wraps this). Each case reads as one short line
 /// (`description`), which the browser shows as a toast as is.
 public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Nothing listens at host:port, or the connection was reset.
+    /// Nothing listens at host:port, nothing answered the connection in time (`noAnswerReason`), or
+    /// the connection broke (`connectionLostReason`).
     case cannotConnect(host: String, reason: String)
     /// The host name did not resolve.
     case dnsFailure(host: String)
     /// No network at all.
     case offline
-    /// The server did not answer in time (the request's whole budget, retries included).
+    /// The server took the request but did not answer in time (the request's whole budget, retries
+    /// included).
     case timedOut(host: String)
     /// The server stopped sending for `seconds` in the middle of an answer.
     case stalled(host: String, seconds: Int)
@@ -91,11 +93,12 @@ extension RiffleError {
     }
 
     /// True when the network or the host could not be reached at all (no route, no name, a connection
-    /// refused or lost): what a browser calls "offline". A timeout or a stall is not: the server may
-    /// well be there, only slow.
+    /// refused or lost): what a browser calls "offline". A timeout or a stall is not, nor a connection
+    /// nobody answered in time (`noAnswerReason`): the server may well be there, only slow or swamped.
     public var isOffline: Bool {
         switch self {
-        case .cannotConnect, .dnsFailure, .offline: true
+        case .cannotConnect(_, let reason): reason != Self.noAnswerReason
+        case .dnsFailure, .offline: true
         default: false
         }
     }
@@ -132,8 +135,10 @@ extension RiffleError {
         else { self = .transport(Self.oneLine(String(describing: error))) }
     }
 
-    /// A libcurl failure (`code` a CURLcode, `osError` the errno libcurl saw) for a request to `url`.
-    static func curl(code: Int32, osError: Int32, detail: String, url: URL) -> RiffleError {
+    /// A libcurl failure (`code` a CURLcode, `osError` the errno libcurl saw) for a request to `url`;
+    /// `sent` tells whether any of the request went out, which tells a timeout while connecting
+    /// (`cannotConnect`, no answer) from one while waiting for the answer (`timedOut`).
+    static func curl(code: Int32, osError: Int32, detail: String, url: URL, sent: Bool = true) -> RiffleError {
         let host = CurlTransport.hostLabel(url)
         let detail = oneLine(detail)
         switch code {
@@ -151,10 +156,10 @@ extension RiffleError {
             switch osError {
             case 101, 113: return .offline  // ENETUNREACH, EHOSTUNREACH: no route
             case 111: return .cannotConnect(host: host, reason: "connection refused")
-            case 110: return .timedOut(host: host)
+            case 110: return .cannotConnect(host: host, reason: noAnswerReason)  // ETIMEDOUT while connecting
             default: return .cannotConnect(host: host, reason: detail.isEmpty ? "connection failed" : detail)
             }
-        case 28: return .timedOut(host: host)
+        case 28: return sent ? .timedOut(host: host) : .cannotConnect(host: host, reason: noAnswerReason)
         case 16, 18, 52, 55, 56, 92:
             // HTTP/2 framing, a body shorter than announced, an empty answer, a reset: the connection broke.
             return .cannotConnect(host: host, reason: connectionLostReason)
@@ -186,6 +191,11 @@ extension RiffleError {
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
     public static let connectionLostReason = "connection lost"
+
+    /// The `cannotConnect` reason for a connection that was never made: nothing answered within the
+    /// connect timeout (a host that drops packets, a firewall, a machine that is off). Not retried: the
+    /// kernel has already sent its SYN several times over, and another try costs the whole timeout again.
+    public static let noAnswerReason = "no answer"
 
     /// Server text (a key, a path) shown as it is but safe on a terminal: C0 controls as their
     /// visible pictures (ESC as ␛), DEL as ␡, C1 controls, bidirectional overrides and line or

@@ -97,7 +97,13 @@ enum DumpCommand {
                     }
                 }
                 // Pages asked for past the end are not printed; nothing waits for them.
-                if pacing.ended { break }
+                if pacing.ended {
+                    if let (pages, error) = pacing.unasked {
+                        let which = pages.count == 1 ? "page \(pages.lowerBound) was" : "pages \(pages.lowerBound)-\(pages.upperBound) were"
+                        warnings.add("\(which) not asked for: \(error)")
+                    }
+                    break
+                }
             }
             group.cancelAll()
         }
@@ -136,6 +142,8 @@ enum DumpCommand {
         private var answers: [Int: Bool] = [:]
         /// The feed ended (or, in an open range, a page failed): nothing more is asked or printed.
         private(set) var ended = false
+        /// The pages of the range left out because the host could not be reached, and why.
+        private(set) var unasked: (pages: ClosedRange<Int>, because: FeedError)?
 
         init(range: ClosedRange<Int>, concurrency: Int, untilEnd: Bool) {
             self.range = range
@@ -172,10 +180,26 @@ enum DumpCommand {
             switch result {
             case .success(let page) where page.isLastPage || page.items.isEmpty: ended = true
             case .failure where untilEnd: ended = true
+            case .failure(let error) where Self.everyPageWouldFail(error):
+                ended = true
+                if printedCount < range.count { unasked = (nextToPrint...range.upperBound, error) }
             case .success, .failure: if continuing == printedCount - 1 { continuing += 1 }
             }
             if printedCount == range.count { ended = true }
             advance()
+        }
+
+        /// A failure every later page would meet too, each after as long a wait: no connection to the
+        /// host (refused, no answer, no name, no route) or no secure one. A dump of 200 pages from a host
+        /// that drops packets would otherwise wait out the connect timeout 200 times. A lost connection,
+        /// an error status or a timeout after the request went out is the page's own: the dump goes on.
+        static func everyPageWouldFail(_ error: FeedError) -> Bool {
+            guard case .request(let failure) = error else { return false }
+            switch failure {
+            case .cannotConnect(_, let reason): return reason != RiffleError.connectionLostReason
+            case .dnsFailure, .offline, .tls: return true
+            default: return false
+            }
         }
 
         /// Counts the pages after `continuing` whose answers said more follow.

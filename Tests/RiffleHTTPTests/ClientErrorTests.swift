@@ -18,6 +18,24 @@ struct ClientErrorTests {
         #expect(server.requestCount == 0)
     }
 
+    /// A host that drops packets: the connection is never made. That is "could not connect (no
+    /// answer)", not a server that timed out, and it is not tried again (each try costs the whole
+    /// connect timeout, and the kernel has already sent its SYN several times over).
+    @Test func aConnectionNobodyAnswersCannotConnectAndIsNotTriedAgain() async throws {
+        let server = try HTTPServer { _ in .json("{}") }
+        let silent = try SilentPort()
+        var transport = CurlTransport.Configuration()
+        transport.connectTimeout = .milliseconds(300)
+        let sleeper = RecordingSleeper()
+        let client = makeClient(server, sleeper: sleeper, transport: CurlTransport(transport))
+        let url = URL(string: "http://127.0.0.1:\(silent.port)/x")!
+        let error = await riffleError { () async throws(RiffleError) in try await client.send(Endpoint<JSONValue>(.get, .url(url))) }
+        #expect(error == .cannotConnect(host: "127.0.0.1:\(silent.port)", reason: RiffleError.noAnswerReason))
+        #expect(error?.description == "could not connect to 127.0.0.1:\(silent.port) (no answer)")
+        #expect(error?.isOffline == false, "a wait that ran out is never called offline")
+        #expect(sleeper.recorded.isEmpty, "retried after \(sleeper.recorded)")
+    }
+
     @Test func aServerThatNeverAnswersTimesOutWithinTheBudget() async throws {
         // The server never answers; it times, on its own thread, how long the client stayed connected.
         // (Timed around the `await` instead, a loaded machine's busy task pool could add seconds.)
@@ -77,7 +95,10 @@ struct ClientErrorTests {
         #expect(map(7, 111) == .cannotConnect(host: "nowhere.invalid:8443", reason: "connection refused"))
         #expect(map(7, 101) == .offline)  // ENETUNREACH
         #expect(map(7, 113) == .offline)  // EHOSTUNREACH
-        #expect(map(28, 0) == .timedOut(host: "nowhere.invalid:8443"))
+        #expect(map(28, 0) == .timedOut(host: "nowhere.invalid:8443"))  // the request went out
+        #expect(RiffleError.curl(code: 28, osError: 0, detail: "", url: url, sent: false)
+            == .cannotConnect(host: "nowhere.invalid:8443", reason: RiffleError.noAnswerReason))
+        #expect(map(7, 110) == .cannotConnect(host: "nowhere.invalid:8443", reason: RiffleError.noAnswerReason))  // ETIMEDOUT
         #expect(map(56, 104) == .cannotConnect(host: "nowhere.invalid:8443", reason: RiffleError.connectionLostReason))
         #expect(map(60, 0) == .tls(host: "nowhere.invalid:8443", reason: "secure connection failed"))
         #expect(map(42, 0) == .cancelled)

@@ -15,6 +15,22 @@ struct DumpExitTests {
         #expect(ids == fixture.ids(pages: 1...1) + fixture.ids(pages: 3...3))
     }
 
+    /// A host that cannot be reached fails every page alike: the dump says so once and stops, where
+    /// on a host that drops packets each page would wait out the connect timeout.
+    @Test func aHostThatCannotBeReachedEndsTheDumpAtItsFirstFailure() async throws {
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let template = try RiffleBinary.refusingTemplate()
+        let result = try await RiffleBinary.run(["dump", template, "--cache-dir", cache.path, "--pages", "1-12", "--concurrency", "4"])
+        #expect(result.status == 1)
+        let host = "127.0.0.1:\(RiffleBinary.refusingPort ?? 0)"
+        #expect(result.stderr.split(separator: "\n") == [
+            "riffle: page 1: could not connect to \(host) (connection refused)",
+            "riffle: warning: pages 2-12 were not asked for: could not connect to \(host) (connection refused)",
+        ], "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test(arguments: [
         ["--pages", "3-1"], ["--pages", "0"], ["--pages", "x"], ["--format", "xml"], ["--refresh", "--offline"],
         ["--concurrency", "0"], ["--fields", ""], ["--theme", "dark"],

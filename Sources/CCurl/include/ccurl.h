@@ -77,7 +77,8 @@
 // Infos read into a `long`.
 #define RC_LONG_INFOS(X) \
     X(CURLINFO_RESPONSE_CODE, 0x200002, "7.10.8") \
-    X(CURLINFO_OS_ERRNO, 0x200019, "7.12.2")
+    X(CURLINFO_OS_ERRNO, 0x200019, "7.12.2") \
+    X(CURLINFO_REQUEST_SIZE, 0x20000C, "7.4.1")
 
 // Infos read into a curl_off_t.
 #define RC_OFFSET_INFOS(X) \
