@@ -164,6 +164,25 @@ struct ViewTests {
         #expect(App.view(state).trimmedLines == [" demo feed   ? help", " p1 item 1", " p1 item 2", " p1 item 3", " page 1 · network …"])
     }
 
+    @Test func tinyScreensDoNotCrashOnAnItemOrItsFields() {
+        for opener in ["", "v"] {
+            // Given a story open (its `link:` line is a label and a value), or its fields
+            var state = Fixture.state(showing: Fixture.page(1, items: [DetailTests.story()]), size: Size(width: 40, height: 16))
+            state.press(.enter)
+            for key in opener { state.press(key) }
+            // When the terminal shrinks to a few columns (a label wider than the screen once trapped:
+            // a prefix of negative length)
+            for (w, h) in [(4, 5), (1, 1), (3, 5), (5, 2), (6, 8), (0, 0)] {
+                state.send(.event(.resize(Size(width: w, height: h))))
+                #expect(App.view(state).size == Size(width: w, height: h))
+                state.press(.down)
+            }
+            // Then at a usable width again the item is whole
+            state.send(.event(.resize(Size(width: 40, height: 16))))
+            #expect(App.view(state).description.contains(opener.isEmpty ? "link: https://www.example.com" : "story_text"), "\(App.view(state))")
+        }
+    }
+
     @Test func tinyScreensDoNotCrash() {
         var state = Fixture.state()
         for (w, h) in [(0, 0), (1, 1), (3, 2), (40, 1), (2, 8)] {

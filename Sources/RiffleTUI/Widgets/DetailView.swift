@@ -58,9 +58,11 @@ package struct DetailView: Sendable {
             let labelSpan = StyledLine.Span(Sanitizer.clean(label), labelStyle)
             if text.isEmpty { return [StyledLine([pad, labelSpan])] }
             let labelWidth = TextWidth.width(of: labelSpan.text)
+            // Below zero when the label is wider than the screen (a field's long key, `link:` on a
+            // terminal a few columns wide): the value then goes under it.
             let first = width - indent - labelWidth - 1
             // A long key leaves too little room beside it for long text: the value goes under it instead.
-            if first < 12 && TextWidth.width(of: text.prefix(first + 1)) > first {
+            if first < 12 && (first < 1 || TextWidth.width(of: text.prefix(first + 1)) > first) {
                 return [StyledLine([pad, labelSpan])]
                     + DetailView.wrapped(text, pad: indent + 2, hang: 0, width: width, style: style, keepsURLs: keepsURLs, maxLines: maxLines)
             }
