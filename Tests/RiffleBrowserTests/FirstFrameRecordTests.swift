@@ -37,7 +37,7 @@ struct FirstFrameRecordTests {
     }
 
     func loader(_ server: HTTPServer) throws -> PageLoader {
-        PageLoader(feed: try Feed(template: server.url("/feed").absoluteString + "?page={page}"), cacheDirectory: folder, transport: CurlTransport())
+        PageLoader(feed: try Feed(template: server.url("/feed").absoluteString + "?page={page}"), cacheDirectory: folder, transport: patientTransport())
     }
 
     var indexPath: String { folder.appendingPathComponent("responses/index.sqlite").path }

@@ -12,7 +12,7 @@ struct CurlFollowOnTests {
     @Test func theFollowOnLeavesBeforeItIsSentAndItsSendTakesIt() async throws {
         let server = try HTTPServer { request in .json(#"{"path": "\#(request.path)"}"#) }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = patientTransport()
         let next = HTTPRequest(url: server.url("/b"))
         var context = TransferContext()
         context.followOn = FollowOn { response in response.status == 200 ? (next, nil) : nil }
@@ -40,7 +40,7 @@ struct CurlFollowOnTests {
             return .json("{}")
         }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = patientTransport()
         let limit = ConcurrencyLimit(1)
         var context = TransferContext(limit: limit)
         context.followOn = FollowOn { _ in (HTTPRequest(url: server.url("/ahead")), nil) }
@@ -66,7 +66,7 @@ struct CurlFollowOnTests {
             return .json("{}")
         }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = patientTransport()
         var context = TransferContext()
         context.followOn = FollowOn { _ in (HTTPRequest(url: server.url("/b")), nil) }
 

@@ -88,7 +88,7 @@ final class PageLoaderTests: Sendable {
         }
         defer { held.stop() }
         let loader = PageLoader(feed: try Feed(template: held.baseURL.absoluteString + "/p/{page}"), cacheDirectory: cache,
-                                transport: CurlTransport())
+                                transport: patientTransport())
         let first = Task { try await loader.load(4) }
         #expect(await eventually { held.requestCount >= 1 })
         let second = Task { try await loader.load(4) }

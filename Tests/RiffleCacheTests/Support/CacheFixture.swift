@@ -23,7 +23,8 @@ final class CacheFixture: Sendable {
     let directory: URL
     let clock = CacheTestClock()
     let logLines = CacheShared<[String]>([])
-    let transport = CurlTransport()
+    /// Budgets far beyond any test's waits: a held answer (`gate`) outlasts a saturated suite.
+    let transport = patientTransport()
     let cache: ResponseCache
 
     init(configure: (inout ResponseCache.Configuration) -> Void = { _ in }) throws {
