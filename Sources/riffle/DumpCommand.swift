@@ -24,6 +24,9 @@ enum DumpCommand {
     /// - Parameter started: the earliest moment the process recorded (see DECISIONS.md).
     static func run(_ arguments: Arguments, started: ContinuousClock.Instant = .now) async throws(Arguments.UsageError) -> Int32 {
         let options = try DumpOptions(arguments)
+        // A reader that goes away (`| head`) is a failed write (`DumpWriter.failure`), not a signal
+        // that ends the process before what was fetched is filed for search.
+        signal(SIGPIPE, SIG_IGN)
         let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         let warnings = DumpWarnings()
         // Two kinds of news, in one queue: a page's answer read (whether more follow, told by the
@@ -62,6 +65,10 @@ enum DumpCommand {
                             result = .failure(error)
                         }
                         news.yield(.done(Outcome(number: number, result: result, duration: start.duration(to: .now))))
+                        // Filed when its bytes arrive, printed or not yet: a page read back from the
+                        // cache (fresh, revalidated or stale) holds what was filed when it was stored,
+                        // so a page stored must be filed even when the dump ends before printing it.
+                        if case .success(let page) = result, page.source == .network { await filing.record(page.items) }
                     }
                 }
             }
@@ -84,9 +91,6 @@ enum DumpCommand {
                             var out = JSONLineWriter()
                             for item in page.items { output.append(item, to: &out) }
                             await writer.write(out.bytes)
-                            // Filed when its bytes arrive: a page read back from the cache (fresh,
-                            // revalidated or stale) holds what was filed when it was stored.
-                            if page.source == .network { await filing.record(page.items) }
                             // The feed ended here for a reason of riffle's (a page repeating the one before).
                             if let reason = page.endReason { warnings.add(reason) }
                         case .failure:
@@ -96,6 +100,8 @@ enum DumpCommand {
                         done += 1
                     }
                 }
+                // Nobody takes the output any more: nothing more is asked for.
+                if writer.failure != nil { break }
                 // Pages asked for past the end are not printed; nothing waits for them.
                 if pacing.ended {
                     if let (pages, error) = pacing.unasked {
@@ -111,6 +117,7 @@ enum DumpCommand {
         await writer.write(Array(output.footer().utf8))
         await writer.finish()
         await filing.finish()
+        if let failure = writer.failure { DumpWriter.end(for: failure) }
         report.summary(pages: done, errors: failures,
                        initial: started.duration(to: firstRequest), total: started.duration(to: .now))
         return failures == 0 ? 0 : 1

@@ -10,6 +10,8 @@ final class DumpWriter: Sendable {
     private struct State {
         var pending = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Why standard output stopped taking bytes (`errno`); nothing is written after it.
+        var failure: Int32?
     }
 
     private let queue = DispatchQueue(label: "riffle.dump.output")
@@ -40,7 +42,9 @@ final class DumpWriter: Sendable {
             }
         }
         queue.async { [self] in
-            Self.writeAll(bytes)
+            if state.withLock({ $0.failure == nil }), let code = Self.writeAll(bytes) {
+                state.withLock { $0.failure = code }
+            }
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.pending -= 1
                 defer { state.waiting.removeAll() }
@@ -55,17 +59,34 @@ final class DumpWriter: Sendable {
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }
 
-    /// Writes to standard output; when that fails (a full disk under a redirection, a closed pipe)
-    /// riffle stops with one line saying why, rather than trapping in Foundation.
-    static func writeAll(_ text: [UInt8]) {
+    /// Why standard output stopped taking bytes (a reader that closed the pipe: `EPIPE`, a full disk
+    /// under a redirection: `ENOSPC`), once it has; what is queued after that is dropped. The command
+    /// stops asking for pages when it sees it, and ends once what it fetched is filed (`endForFailure`).
+    var failure: Int32? { state.withLock { $0.failure } }
+
+    /// Ends the process for `failure`, as it would have ended at the failed write: killed by SIGPIPE
+    /// for a closed pipe (the shell's status 141, silent, as `cat` and `grep` end), else one line
+    /// saying why and status 1.
+    static func end(for failure: Int32) -> Never {
+        if failure == EPIPE {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+        }
+        StandardError.fail("cannot write the output: \(String(cString: strerror(failure)))")
+    }
+
+    /// Writes to standard output (SIGPIPE ignored: a closed pipe is `EPIPE` here); returns the
+    /// `errno` of a write that failed, rather than trapping in Foundation.
+    static func writeAll(_ text: [UInt8]) -> Int32? {
         var bytes = text[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written < 0 {
-                guard errno == EINTR else { StandardError.fail("cannot write the output: \(String(cString: strerror(errno)))") }
+                guard errno == EINTR else { return errno }
                 continue
             }
             bytes = bytes.dropFirst(written)
         }
+        return nil
     }
 }

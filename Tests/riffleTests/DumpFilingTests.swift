@@ -2,6 +2,7 @@ import DemoServer
 import Foundation
 import Synchronization
 import RiffleReading
+import RiffleTestSupport
 import Testing
 @testable import riffle
 
@@ -84,5 +85,48 @@ struct DumpFilingTests {
         let found = try await RiffleBinary.run(["search", "pagemarker4", "--format", "tsv", "--fields", "title", "--cache-dir", cache.path])
         #expect(found.stdout.split(separator: "\n").count == 3, "\(found.stdout)\(found.stderr)")
         #expect(try await ReadingLog(cacheDirectory: cache).openedFeeds().map(\.feed.name) == [url])
+    }
+
+    /// `riffle dump ... | head`: the reader goes away while the dump has pages loaded and stored
+    /// ahead of its output. Every page the cache now holds was fetched, and a later dump reads it back
+    /// from the cache without filing it again: so each must be in the reading log already.
+    @Test func aDumpWhoseReaderGoesAwayFilesEveryPageItStored() async throws {
+        // Pages of 50 items of 2 KB: one page's lines are more than a pipe holds
+        let server = try HTTPServer { request in
+            guard let page = Int(request.query("page") ?? ""), (1...12).contains(page) else { return .json("[]") }
+            let body = String(repeating: "x", count: 2_000)
+            let items = (1...50).map { #"{"id": "p\#(page)-\#($0)", "title": "marker item \#($0) of page \#(page)", "body": "\#(body)"}"# }
+            return .json("[" + items.joined(separator: ", ") + "]", headers: [("Cache-Control", "max-age=3600")])
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // Open for reading first (without waiting for a writer), so riffle's open for writing succeeds.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        let url = server.baseURL.absoluteString + "/items?page={page}"
+        let arguments = ["dump", url, "--cache-dir", cache.path, "--pages", "1-12", "--format", "tsv", "--fields", "id"]
+        let run = Task.detached { try await RiffleBinary.run(arguments, stdout: fifo) }
+
+        // Given the output stuck on page 1 while pages after it are fetched (and stored)
+        let deadline = ContinuousClock.now + patience
+        while server.requestCount < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // When the reader goes away
+        close(reader)
+        let result = try await run.value
+        // Then riffle ends as a program writing to a closed pipe does, silently
+        #expect(result.status == 128 + SIGPIPE, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        // And every item the cache holds is found by search (before: none was, since the dump was
+        // killed before it filed any, and the cache's copies are never filed again)
+        let stored = try await RiffleBinary.run(arguments.dropLast(0) + ["--offline"])
+        let storedIDs = Set(stored.stdout.split(separator: "\n").map(String.init))
+        #expect(storedIDs.count >= 50, "\(stored.stdout) \(stored.stderr)")
+        let found = try await RiffleBinary.run(["search", "marker", "--limit", "10000", "--format", "tsv", "--fields", "id", "--cache-dir", cache.path])
+        let foundIDs = Set(found.stdout.split(separator: "\n").map(String.init))
+        #expect(storedIDs.subtracting(foundIDs).isEmpty, "stored, not searchable: \(storedIDs.subtracting(foundIDs).sorted().prefix(5)) of \(storedIDs.count)")
     }
 }
