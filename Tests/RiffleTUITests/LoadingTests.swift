@@ -151,6 +151,26 @@ struct LoadingTests {
         #expect(state.list.selection == 20 && state.list.pageNumber == 3)
     }
 
+    @Test(arguments: [false, true])
+    func aQuickJumpThatStopsShortGoesAsFarAsItGot(pageFails: Bool) {
+        // Given page 1, and n pressed five times quickly
+        var state = Fixture.state()
+        for _ in 0..<5 { state.press("n") }
+        #expect(state.feed.paging.pendingJump == 6)
+        // When page 2 arrives (page 3 is asked for, the selection waits), then page 3 fails or is empty (the feed's end)
+        #expect(state.send(.pageLoaded(Fixture.page(2))).contains(.load(page: 3, policy: .returnCacheElseLoad)))
+        #expect(state.list.pageNumber == 1)
+        if pageFails {
+            state.send(.pageFailed(page: 3, error: .request(.httpStatus(code: 500, excerpt: "boom"))))
+        } else {
+            state.send(.pageLoaded(Fixture.page(3, items: [])))
+        }
+        // Then the selection is where the n's got: page 2's first item, at the top (before: page 1's first)
+        #expect(state.list.pageNumber == 2 && state.list.selection == 10, "page \(state.list.pageNumber), row \(state.list.selection)")
+        #expect(state.feed.paging.pendingJump == nil)
+        #expect(App.view(state).trimmedLines[1].contains("page 2") || App.view(state).trimmedLines[2] == " p2 item 1", "\(App.view(state))")
+    }
+
     @Test func answersNobodyAskedForAreDropped() {
         // Given page 1 and nothing in flight
         var state = Fixture.state()

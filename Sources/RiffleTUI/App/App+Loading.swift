@@ -70,6 +70,19 @@ extension App {
         return appendNextPage(&state, explicit: true)
     }
 
+    /// A jump that cannot reach its page (the feed ended, or a page on the way failed) goes as far as
+    /// it got, as the same `n`s pressed one at a time would have: to the first item of the last page
+    /// loaded, when that is past the selection's page. (It stayed where it was: `n` pressed five
+    /// times while page 2 loaded, then page 3 failing, left the selection on page 1.)
+    static func endJumpShort(_ state: inout AppState) {
+        guard state.feed.paging.pendingJump != nil else { return }
+        state.feed.paging.pendingJump = nil
+        guard let last = state.list.pages.all.last?.number, last > state.list.pageNumber,
+              let row = state.list.firstRow(ofPage: last) else { return }
+        select(&state, row)
+        bringSelectionToTop(&state)
+    }
+
     /// Takes a page that arrived. Answers nobody is waiting for (stale, superseded) are dropped. A page
     /// that is shown (its items listed) is recorded in the reading log, first, so it can be found by
     /// search and marked seen.
@@ -102,7 +115,7 @@ extension App {
         guard !page.items.isEmpty else {
             state.feed.paging.endOfFeed = true
             state.feed.paging.endReason = page.endReason
-            state.feed.paging.pendingJump = nil
+            endJumpShort(&state)
             let unseen = continueUnseenSearch(&state)
             keepSelectionVisible(&state)
             return unseen
@@ -233,7 +246,7 @@ extension App {
         let request = state.feed.paging.requests.remove(at: i)
         if request.purpose == .reload, state.feed.paging.reloads?.pending.remove(page) != nil { finishReloads(&state) }
         if request.purpose == .append {
-            state.feed.paging.pendingJump = nil
+            endJumpShort(&state)
             state.feed.paging.unseenSearch = nil
             state.feed.paging.prefetchPaused = true
             state.feed.paging.failure = LoadFailure(page: page, reason: "\(error)")
