@@ -31,6 +31,10 @@ enum AddCommand {
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)
         do {
             try file.edit { (editor) throws(FeedsFile.Problem) in
+                // Checked again on the file as it is now: another `riffle add` may have just added it.
+                guard editor.value(at: ["feeds", name]) == nil else {
+                    throw FeedsFile.Problem("\(catalogs.userFile) has a feed '\(name)' already: choose another name, or change it in the file")
+                }
                 do { try editor.set(["feeds", name], to: .string(feed)) } catch { throw FeedsFile.Problem("\(catalogs.userFile): \(error)") }
             }
         } catch {

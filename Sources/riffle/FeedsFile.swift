@@ -39,6 +39,10 @@ struct FeedsFile {
     /// - Throws: `Problem` naming the file: it is not JSON, not an object, `change`'s own problem, or
     ///   the result would not read (nothing is written then).
     func edit(_ change: (inout JSONTextEditor) throws(Problem) -> Void) throws(Problem) {
+        // Read, changed and replaced under the folder's lock: two edits at once (scripts running
+        // `riffle add` in parallel, a pick in the browser meanwhile) each see the other's result.
+        let lock = try Self.lockFolder(of: path)
+        defer { close(lock) }
         let original = try read()
         var editor: JSONTextEditor
         do { editor = try JSONTextEditor(original) } catch {
@@ -56,6 +60,35 @@ struct FeedsFile {
             throw Problem("not saved: \(error.description)")
         }
         try Self.writeAtomically(data, to: path)
+    }
+
+    /// How long an edit waits for another program's edit of the same file to finish.
+    static let lockWait: Duration = .seconds(10)
+
+    /// The folder holding the file `path` leads to (made 0700 when missing), opened and locked
+    /// (`flock`, exclusive) for one edit: a descriptor to close when the file is written. The lock is
+    /// the folder's, not the file's, since the file is replaced (renamed over) by each edit; riffle's
+    /// edits take it, another editor does not.
+    /// - Throws: `Problem` when the folder cannot be made or opened, or another edit holds the lock
+    ///   for `lockWait`.
+    static func lockFolder(of path: String) throws(Problem) -> Int32 {
+        let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Problem("\(path): could not make its folder: \(error.localizedDescription)")
+        }
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Problem("\(path): could not open its folder: \(String(cString: strerror(errno)))") }
+        let deadline = ContinuousClock.now + lockWait
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                close(fd)
+                throw Problem("\(path): another riffle is changing it; nothing was written, try again")
+            }
+            usleep(2_000)
+        }
+        return fd
     }
 
     /// Writes `data` at `path` through a temporary file in the same folder, synced and renamed over

@@ -111,6 +111,31 @@ struct FeedsInOneLineTests {
         #expect(listed.stdout.contains("  swift  ") || listed.stdout.contains("  swift "), "\(listed.stdout)")
     }
 
+    /// A script adding feeds in parallel (`xargs -P`): every `riffle add` that says it added its
+    /// feed did (before: each read the file, added its line and replaced the file, so all but a few
+    /// were lost, each having said "added").
+    @Test func addsRunAtOnceAreAllKept() async throws {
+        let config = try Config(#"{"feeds": {"rust": "reddit:rust"}}"#)
+        let names = (1...12).map { "feed\($0)" }
+        let environment = config.environment
+        let results = try await withThrowingTaskGroup(of: (String, Spawn.Result).self) { group in
+            for name in names {
+                group.addTask { (name, try await RiffleBinary.run(["add", name, "reddit:\(name)"], environment: environment)) }
+            }
+            // And one name twice: one of the two is told it is there already
+            for _ in 0..<2 {
+                group.addTask { ("twice", try await RiffleBinary.run(["add", "twice", "hn"], environment: environment)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for (name, result) in results where name != "twice" {
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+        }
+        #expect(results.filter { $0.0 == "twice" }.map(\.1.status).sorted() == [0, 2])
+        let catalogs = try FeedResolver.Catalogs.load(environment: config.environment)
+        for name in names + ["rust", "twice"] { #expect(catalogs.user[name] != nil, "\(name) lost: \(config.text)") }
+    }
+
     @Test func riffleFeedsListsEachNameOnce() throws {
         let catalogs = try Self.catalogs(#"{"feeds": {"hn": {"preset": "hn", "fields": {"title": "story_title"}}, "rust": "reddit:rust"}}"#)
         let text = FeedsCommand.listing(catalogs)
