@@ -82,7 +82,7 @@ extension ReadingLog {
         let relevance = "bm25(items_search, 10.0, 2.0, 1.0, 1.0)", newest = "COALESCE(items.created, items.listed) DESC"
         sql += " ORDER BY " + (order == .newest ? "\(newest), \(relevance)" : "\(relevance), \(newest)") + " LIMIT ?"
         bindings.append(.int(Int64(max(0, limit))))
-        let rows = try run { db throws(SQLiteError) in try db.execute(sql, bindings) }
+        let rows = try run(filing: .ifFree) { db throws(SQLiteError) in try db.execute(sql, bindings) }
         return rows.map { row in
             Match(feedID: row[0].text ?? "", feedTitle: row[1].text ?? "", key: row[2].text ?? "", title: row[3].text ?? "",
                   author: row[4].text.flatMap { $0.isEmpty ? nil : $0 }, text: row[5].text ?? "", link: row[6].text,

@@ -20,7 +20,7 @@ extension ReadingLog {
         let entries = items.map { Entry($0, textLimit: configuration.textLimit) }
         let feedTitle = Entry.cut(feed.title, to: Entry.nameLimit)
         let (maxStaged, sizeLimit) = (configuration.maxStaged, configuration.sizeLimit)
-        try run(filingStaged: false) { db throws(SQLiteError) in
+        try run(filing: .none) { db throws(SQLiteError) in
             // Waits longer than other writes: a reader filing staged items takes the lock batch after
             // batch for up to seconds (20,000 items), and a page waiting here holds up no printing.
             try db.writing(wait: 10_000) { () throws(SQLiteError) in
@@ -46,7 +46,7 @@ extension ReadingLog {
     /// left before it reads, so none sees some staged items and not others, and the write-ahead log,
     /// which counts against the size limit, holds one batch rather than a whole dump (10,000 items
     /// and their index are 27 MB), while the pages the deleted rows free take the next batch.
-    func fileStaged(_ db: SQLiteDatabase) throws(SQLiteError) {
+    func fileStaged(_ db: SQLiteDatabase, wait: Int32 = 1_000) throws(SQLiteError) {
         guard try !db.execute("SELECT 1 FROM staged LIMIT 1").isEmpty else { return }
         do {
             // The rows filed need not be overwritten as they go (SQLite's secure delete, on where it is
@@ -57,7 +57,7 @@ extension ReadingLog {
             defer { _ = try? db.execute("PRAGMA secure_delete=\(secure)") }
             var more = true
             while more {
-                try db.writing(wait: 1_000) { () throws(SQLiteError) in
+                try db.writing(wait: wait) { () throws(SQLiteError) in
                     // Rows are deleted oldest first, so the oldest id starts an unbroken run.
                     guard let first = try db.execute("SELECT MIN(id) FROM staged").first?[0].int else {
                         more = false

@@ -108,7 +108,7 @@ package actor ReadingLog {
 
     /// The keys (`Item.readingKey`) of the feed's items that were seen.
     package func seenKeys(feed: String) throws(Failure) -> Set<String> {
-        let rows = try run { db throws(SQLiteError) in
+        let rows = try run(filing: .ifFree) { db throws(SQLiteError) in
             try db.execute("SELECT key FROM items WHERE feed = ? AND seen IS NOT NULL", [.text(feed)])
         }
         return Set(rows.compactMap { $0[0].text })
@@ -145,7 +145,7 @@ package actor ReadingLog {
     /// The log's size on disk and item count; nil when there is no log (no file is made).
     package func usage() throws(Failure) -> Usage? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let items = try run { db throws(SQLiteError) in try db.execute("SELECT COUNT(*) FROM items").first?[0].int ?? 0 }
+        let items = try run(filing: .ifFree) { db throws(SQLiteError) in try db.execute("SELECT COUNT(*) FROM items").first?[0].int ?? 0 }
         return Usage(bytes: Self.bytesOnDisk(path), items: items, sizeLimit: configuration.sizeLimit)
     }
 
@@ -156,17 +156,39 @@ package actor ReadingLog {
         }
     }
 
+    /// Whether `run` files the staged items before its body.
+    enum Filing {
+        /// Always, waiting for the lock as other writes do: for a body that writes.
+        case required
+        /// When the lock is free now: for a body that only reads.
+        case ifFree
+        /// Never (`stage` itself).
+        case none
+    }
+
     /// Runs `body` on the database, opening it first if needed, once the items a dump staged
     /// (`stage`) are filed in `items`: whatever `body` reads or writes, it sees them as if they had
     /// been recorded, and a later `record` is not undone by an older staged copy. Only `stage`
-    /// itself passes `filingStaged: false`. A damaged file found in use is replaced, and the call
+    /// itself passes `.none`; a read passes `.ifFree`, and then finds only what is filed while another
+    /// program holds the lock. A damaged file found in use is replaced, and the call
     /// fails; other failures just fail.
     @discardableResult
-    func run<T>(filingStaged: Bool = true, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(Failure) -> T {
+    func run<T>(filing: Filing = .required, _ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(Failure) -> T {
         let db = try opened()
         do {
             // A read-only log is read as it is: its staged items cannot be filed.
-            if filingStaged, !db.isReadOnly { try fileStaged(db) }
+            if !db.isReadOnly {
+                switch filing {
+                case .required:
+                    try fileStaged(db)
+                case .ifFree:
+                    // Another program writing the log (a riffle filing or trimming it, a backup) does not
+                    // hold up a read: what is filed answers, the staged items wait for the next writer.
+                    do { try fileStaged(db, wait: 0) } catch where error.isBusy {}
+                case .none:
+                    break
+                }
+            }
             return try body(db)
         } catch {
             if db.isReadOnly, error.isReadOnly {
@@ -233,10 +255,21 @@ package actor ReadingLog {
             }
             return
         }
+        // A log that has every table, index and trigger already takes no write lock to open: another
+        // program holding it (a riffle trimming the log) does not keep this one from reading.
+        let present = Set(try db.execute("SELECT name FROM sqlite_master").compactMap { $0[0].text })
+        guard !Self.schemaNames.isSubset(of: present) else { return }
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
             for statement in Self.schema + Self.savedSchema + Self.stagedSchema { try db.execute(statement) }
         }
     }
+
+    /// The names the schema's statements create (`CREATE ... IF NOT EXISTS name`).
+    static let schemaNames: Set<String> = Set((schema + savedSchema + stagedSchema).compactMap { statement in
+        guard let range = statement.range(of: "IF NOT EXISTS ") else { return nil }
+        let name = statement[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return name.isEmpty ? nil : String(name)
+    })
 
     /// Pages of 4 KB the write-ahead log holds before a checkpoint: a twelfth of `sizeLimit`
     /// (trimming keeps the rest under three fifths of it), 64 at the least and 1,024 at the most.

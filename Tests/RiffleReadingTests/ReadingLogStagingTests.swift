@@ -18,9 +18,33 @@ struct ReadingLogStagingTests {
 
     /// The rows waiting in the staging table.
     static func staged(_ log: ReadingLog) async throws -> Int {
-        try await log.run(filingStaged: false) { db throws(SQLiteError) in
+        try await log.run(filing: .none) { db throws(SQLiteError) in
             try db.execute("SELECT COUNT(*) FROM staged").first?[0].int ?? -1
         }
+    }
+
+    /// `riffle search` while another program holds the log's write lock (a second riffle filing a
+    /// dump's items or trimming the log, a backup): what is filed answers at once; before, filing the
+    /// staged items came first, waited for the lock and failed the search ("database is locked").
+    @Test func aReadWhileAnotherProgramHoldsTheLockAnswersWithWhatIsFiled() async throws {
+        let folder = Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        try await log.record([Self.item("1", "zeppelin rising")], feed: Self.hn, seen: true)
+        try await log.stage([Self.item("2", "zeppelin landing")], feed: Self.hn)
+        // Given another connection, as another process has, holding the write lock
+        let holder = try SQLiteDatabase(path: log.path, access: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        // When another log reads
+        let reader = ReadingLog(cacheDirectory: folder.url)
+        // Then it answers with what is filed; the staged item waits
+        #expect(try await reader.search("zeppelin").map(\.key) == ["id:1"])
+        #expect(try await reader.seenKeys(feed: Self.hn.id) == ["id:1"])
+        #expect(try await reader.usage()?.items == 1)
+        #expect(try await Self.staged(reader) == 1)
+        // And once the lock is free, the next read files it
+        try holder.execute("COMMIT")
+        #expect(try await reader.search("zeppelin").map(\.key).sorted() == ["id:1", "id:2"])
+        #expect(try await Self.staged(reader) == 0)
     }
 
     @Test func stagedItemsAreFoundByEveryReaderAsIfRecorded() async throws {
@@ -120,7 +144,7 @@ struct ReadingLogStagingTests {
         // And when five more pass the ten, staging files all thirteen itself
         try await log.stage((9...13).map { Self.item("\($0)", "item \($0)") }, feed: Self.hn)
         #expect(try await Self.staged(log) == 0)
-        let filed = try await log.run(filingStaged: false) { db throws(SQLiteError) in
+        let filed = try await log.run(filing: .none) { db throws(SQLiteError) in
             try db.execute("SELECT COUNT(*) FROM items").first?[0].int
         }
         #expect(filed == 13)
