@@ -91,10 +91,11 @@ struct DumpFilingTests {
     /// ahead of its output. Every page the cache now holds was fetched, and a later dump reads it back
     /// from the cache without filing it again: so each must be in the reading log already.
     @Test func aDumpWhoseReaderGoesAwayFilesEveryPageItStored() async throws {
-        // Pages of 50 items of 2 KB: one page's lines are more than a pipe holds
+        // Pages of 50 items of 4 KB, printed whole (JSON lines): page 1's 200 KB are more than a pipe
+        // holds (64 KB), so the dump cannot end before the reader goes away
         let server = try HTTPServer { request in
             guard let page = Int(request.query("page") ?? ""), (1...12).contains(page) else { return .json("[]") }
-            let body = String(repeating: "x", count: 2_000)
+            let body = String(repeating: "x", count: 4_000)
             let items = (1...50).map { #"{"id": "p\#(page)-\#($0)", "title": "marker item \#($0) of page \#(page)", "body": "\#(body)"}"# }
             return .json("[" + items.joined(separator: ", ") + "]", headers: [("Cache-Control", "max-age=3600")])
         }
@@ -108,7 +109,7 @@ struct DumpFilingTests {
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         try #require(reader >= 0)
         let url = server.baseURL.absoluteString + "/items?page={page}"
-        let arguments = ["dump", url, "--cache-dir", cache.path, "--pages", "1-12", "--format", "tsv", "--fields", "id"]
+        let arguments = ["dump", url, "--cache-dir", cache.path, "--pages", "1-12"]
         let run = Task.detached { try await RiffleBinary.run(arguments, stdout: fifo) }
 
         // Given the output stuck on page 1 while pages after it are fetched (and stored)
@@ -122,7 +123,7 @@ struct DumpFilingTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         // And every item the cache holds is found by search (before: none was, since the dump was
         // killed before it filed any, and the cache's copies are never filed again)
-        let stored = try await RiffleBinary.run(arguments.dropLast(0) + ["--offline"])
+        let stored = try await RiffleBinary.run(arguments + ["--format", "tsv", "--fields", "id", "--offline"])
         let storedIDs = Set(stored.stdout.split(separator: "\n").map(String.init))
         #expect(storedIDs.count >= 50, "\(stored.stdout) \(stored.stderr)")
         let found = try await RiffleBinary.run(["search", "marker", "--limit", "10000", "--format", "tsv", "--fields", "id", "--cache-dir", cache.path])
