@@ -48,10 +48,11 @@ enum BrowseCommand {
         // The composition root: one reading log, one response cache and one transport for the
         // process, whatever feeds are opened.
         let log = ReadingLog(cacheDirectory: cacheDirectory)
-        let cache = Network.cache(cacheDirectory)
-        let transport = Network.transport()
-        // A client about to retry says so in a toast.
+        // A client about to retry says so in a toast, and so does the cache when what arrived cannot
+        // be kept (a full disk, a read-only or locked cache), as `riffle dump` says it on stderr.
         let notices = Notices()
+        let cache = Network.cache(cacheDirectory, log: { notices.post($0) })
+        let transport = Network.transport()
         let shelf = FeedShelf(cache: cache, transport: transport, log: log, maxAge: maxAge, demoFailPage: demoFailPage, notices: notices,
                               environment: environment)
         defer { shelf.stop() }

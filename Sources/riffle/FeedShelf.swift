@@ -122,8 +122,13 @@ final class FeedShelf: FeedShelving {
     ///   its spinner and `--demo-fail` are seen); a failure to is a notice, and the stored pages show.
     static func opened(_ feed: Feed, name: String, cache: ResponseCache, transport: CurlTransport, maxAge: Int?, notices: Notices,
                        freshStart: Bool = false) -> OpenedFeed {
+        // What the loader tells (a page at another origin, without the feed's credentials; a damaged
+        // file removed) is a toast, as dump prints it on stderr.
+        var configuration = PageLoader.Configuration()
+        configuration.log = { notices.post($0) }
         let loader = PageLoader(feed: feed, cache: cache, client: Network.client(for: feed, transport: transport,
-                                                                                 plugins: [RetryNotice(notices: notices)]))
+                                                                                 plugins: [RetryNotice(notices: notices)]),
+                                configuration: configuration)
         // Through the cache's own removal: the rows and the regular files they name, one unlink each,
         // and the folder only when empty, so whatever else is in it stays.
         let clearing = freshStart ? Task {

@@ -67,6 +67,10 @@ struct ReadOnlyCacheTests {
         // before the seen marks were read), and why marks are not kept
         #expect(await session.waitFor(timeout: Self.patience) { session.screen().contains("2 new") }, "\(session.screen())")
         #expect(await session.waitFor(timeout: Self.patience) { session.screen().contains("read-only") }, "\(session.screen())")
+        // And a page fetched again (r) is shown, and a toast says it could not be kept (before: the
+        // cache's line went nowhere in the browser, only riffle dump printed it)
+        try session.send("r")
+        #expect(await session.waitFor(timeout: Self.patience) { session.screen().contains("could not store in the cache") }, "\(session.screen())")
         try session.send("q")
         #expect(await session.waitFor(timeout: Self.patience) { session.exitStatus() == 0 }, "\(session.screen())")
         #expect(Self.listing(cache) == before, "nothing written")
