@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import RiffleStorage
 import Testing
 @testable import RiffleKit
@@ -44,9 +45,9 @@ struct CacheDiskFailureTests {
     func aReadOnlyCacheStillAnswers(withItsWALOpen: Bool) async throws {
         let server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         defer { server.stop() }
-        let directory = Self.folderOthersCanReach().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
+        let directory = FolderModes.reachableByOthers().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
         defer {
-            Self.setMode(directory, folders: 0o700, files: 0o600)
+            FolderModes.setMode(directory, folders: 0o700, files: 0o600)
             try? FileManager.default.removeItem(at: directory)
         }
         let writer = try await Self.run("write", directory: directory, template: server.template)
@@ -61,43 +62,14 @@ struct CacheDiskFailureTests {
             try FileManager.default.removeItem(atPath: index + "-wal")
             try FileManager.default.removeItem(atPath: index + "-shm")
         }
-        Self.setMode(directory, folders: 0o555, files: 0o444)
-        let before = Self.listing(directory)
+        FolderModes.setMode(directory, folders: 0o555, files: 0o444)
+        let before = FolderModes.listing(directory)
 
         let reader = try await Self.run("read-only", directory: directory, template: server.template)
 
         #expect(reader.passed("disk-read-only"), "\(CacheChildProcess.failures(reader))")
-        #expect(Self.listing(directory) == before, "nothing written")
+        #expect(FolderModes.listing(directory) == before, "nothing written")
         #expect(server.requestCount(page: 4) == 1 && server.requestCount(page: 1) == 2)
         _ = other
-    }
-
-    /// Where the read-only cache goes: the temporary directory when every folder above it lets other
-    /// users through (the child drops to another user when run as root), else /tmp, which POSIX
-    /// provides for every user. A private `TMPDIR` (`mktemp -d`, mode 0700) would hide the cache.
-    static func folderOthersCanReach() -> URL {
-        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL
-        var folder = temporary
-        while folder.path != "/" {
-            var info = stat()
-            guard stat(folder.path, &info) == 0, info.st_mode & 0o001 != 0 else { return URL(fileURLWithPath: "/tmp") }
-            folder.deleteLastPathComponent()
-        }
-        return temporary
-    }
-
-    /// Every file and folder under `url` with its size.
-    static func listing(_ url: URL) -> [String] {
-        let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey])
-        return (walker?.compactMap { ($0 as? URL).map { "\($0.path) \((try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? -1)" } } ?? []).sorted()
-    }
-
-    static func setMode(_ url: URL, folders: mode_t, files: mode_t) {
-        chmod(url.path, folders)
-        let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isDirectoryKey])
-        while let item = walker?.nextObject() as? URL {
-            let isFolder = (try? item.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
-            chmod(item.path, isFolder ? folders : files)
-        }
     }
 }

@@ -102,12 +102,8 @@ struct DumpFilingTests {
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-fifo-\(UUID().uuidString)").path
-        try #require(mkfifo(fifo, 0o600) == 0)
+        let (fifo, reader) = try RiffleBinary.outputPipe()
         defer { unlink(fifo) }
-        // Open for reading first (without waiting for a writer), so riffle's open for writing succeeds.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(reader >= 0)
         let url = server.baseURL.absoluteString + "/items?page={page}"
         let arguments = ["dump", url, "--cache-dir", cache.path, "--pages", "1-12"]
         let run = Task.detached { try await RiffleBinary.run(arguments, stdout: fifo) }

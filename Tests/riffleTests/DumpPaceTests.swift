@@ -22,12 +22,8 @@ struct DumpPaceTests {
         defer { server.stop() }
         let cache = try RiffleBinary.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-fifo-\(UUID().uuidString)").path
-        try #require(mkfifo(fifo, 0o600) == 0)
+        let (fifo, reader) = try RiffleBinary.outputPipe()
         defer { unlink(fifo) }
-        // Open for reading first (without waiting for a writer), so riffle's open for writing succeeds.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(reader >= 0)
         defer { close(reader) }
         let arguments = ["dump", "http://127.0.0.1:\(server.port)/items?page={page}", "--cache-dir", cache.path,
                          "--pages", "1-200", "--concurrency", "1"]

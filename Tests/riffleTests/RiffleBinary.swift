@@ -48,6 +48,20 @@ enum RiffleBinary {
         return "http://127.0.0.1:\(port)/{page}"
     }
 
+    /// A named pipe for riffle's standard output (`run(stdout:)`), already open for reading without
+    /// waiting for a writer, so riffle's open for writing succeeds at once. The caller unlinks `path`
+    /// and closes `reader` (closing it early is a reader that went away).
+    static func outputPipe() throws -> (path: String, reader: Int32) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-fifo-\(UUID().uuidString)").path
+        guard mkfifo(path, 0o600) == 0 else { throw Spawn.Failure(description: "mkfifo \(path): \(String(cString: strerror(errno)))") }
+        let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard reader >= 0 else {
+            unlink(path)
+            throw Spawn.Failure(description: "open \(path): \(String(cString: strerror(errno)))")
+        }
+        return (path, reader)
+    }
+
     /// A fresh empty folder for one test.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-test-\(UUID().uuidString)")
