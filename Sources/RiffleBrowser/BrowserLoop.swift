@@ -360,7 +360,9 @@ extension BrowserLoop {
         func finishLog() {
             guard let log, !log.settle(within: .milliseconds(500)) else { return }
             let waiting = log.isWaitingForLock
-            if waiting { Self.tell("riffle: saving seen marks: the reading log is locked by another program (waiting up to 10 s)") }
+            if waiting {
+                Self.tell("riffle: saving seen marks: the reading log is locked by another program (waiting up to \(BrowserLoop.logWait.components.seconds) s)")
+            }
             guard !log.settle(within: BrowserLoop.logWait), waiting || log.isWaitingForLock else { return }
             Self.tell("riffle: the reading log stayed locked by another program: the last seen marks were not saved")
         }

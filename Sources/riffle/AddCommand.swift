@@ -19,9 +19,7 @@ enum AddCommand {
         throws(Arguments.UsageError) -> String {
         try FeedNames.check(name)
         let catalogs = try FeedResolver.Catalogs.load(environment: environment)
-        guard catalogs.user[name] == nil else {
-            throw .init("\(catalogs.userFile) has a feed '\(name)' already: choose another name, or change it in the file")
-        }
+        guard catalogs.user[name] == nil else { throw .init(taken(name, in: catalogs.userFile)) }
         // What `riffle FEED` would open, from the presets or a URL (not another feed of the file).
         let presetsOnly = FeedResolver.Catalogs(presets: catalogs.presets, user: FeedCatalog(), userFile: catalogs.userFile)
         _ = try FeedResolver.resolve(feed, firstPage: nil, catalogs: presetsOnly, environment: environment, forNetwork: false)
@@ -32,15 +30,18 @@ enum AddCommand {
         do {
             try file.edit { (editor) throws(FeedsFile.Problem) in
                 // Checked again on the file as it is now: another `riffle add` may have just added it.
-                guard editor.value(at: ["feeds", name]) == nil else {
-                    throw FeedsFile.Problem("\(catalogs.userFile) has a feed '\(name)' already: choose another name, or change it in the file")
-                }
+                guard editor.value(at: ["feeds", name]) == nil else { throw FeedsFile.Problem(taken(name, in: catalogs.userFile)) }
                 do { try editor.set(["feeds", name], to: .string(feed)) } catch { throw FeedsFile.Problem("\(catalogs.userFile): \(error)") }
             }
         } catch {
             throw .init(error.description)
         }
         return "added '\(name)' (\(TerminalSafe.text(feed))) to \(catalogs.userFile); open it with: riffle \(name)"
+    }
+
+    /// Why `name` cannot be added: `file` has a feed of that name.
+    private static func taken(_ name: String, in file: String) -> String {
+        "\(file) has a feed '\(name)' already: choose another name, or change it in the file"
     }
 }
 

@@ -280,9 +280,9 @@ final class CurlTransfer: @unchecked Sendable {
         case Int32(RC_CURLE_FILESIZE_EXCEEDED): return .failure(.tooLarge(what: "response body", limit: limits.body))
         case Int32(RC_CURLE_TOO_LARGE): return .failure(.tooLarge(what: "response headers", limit: limits.header))
         default:
-            // Nothing of the request sent: the connection was never made (a timeout then is the connect's).
-            var sentBytes = 0
-            if let easy { _ = rc_easy_getinfo_long(easy, RC_CURLINFO_REQUEST_SIZE, &sentBytes) }
+            // A timeout with nothing of the request sent: the connection was never made.
+            var sentBytes = 1
+            if code == 28, let easy { _ = rc_easy_getinfo_long(easy, RC_CURLINFO_REQUEST_SIZE, &sentBytes) }
             return .failure(RiffleError.curl(code: code, osError: Int32(osError), detail: String(cString: errorText), url: request.url,
                                              sent: sentBytes > 0))
         }
