@@ -45,11 +45,8 @@ struct CacheDiskFailureTests {
     func aReadOnlyCacheStillAnswers(withItsWALOpen: Bool) async throws {
         let server = try DemoFeedServer(latency: .zero, maxAge: 3_600)
         defer { server.stop() }
-        let directory = FolderModes.reachableByOthers().appendingPathComponent("riffle-cache-ro-\(UUID().uuidString)")
-        defer {
-            FolderModes.setMode(directory, folders: 0o700, files: 0o600)
-            try? FileManager.default.removeItem(at: directory)
-        }
+        let directory = FolderModes.scratch("riffle-cache-ro")
+        defer { FolderModes.remove(directory) }
         let writer = try await Self.run("write", directory: directory, template: server.template)
         #expect(writer.passed("disk-write"), "\(CacheChildProcess.failures(writer))")
         let index = directory.appendingPathComponent("responses/index.sqlite").path

@@ -20,6 +20,18 @@ package enum FolderModes {
         return temporary
     }
 
+    /// A new folder's URL under `reachableByOthers()`, named `prefix` and a UUID (not made yet:
+    /// what the test runs makes it). `remove` takes it away, whatever modes it was left with.
+    package static func scratch(_ prefix: String) -> URL {
+        reachableByOthers().appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    }
+
+    /// Makes `url` and what it holds writable again, then removes it.
+    package static func remove(_ url: URL) {
+        setMode(url, folders: 0o700, files: 0o600)
+        try? FileManager.default.removeItem(at: url)
+    }
+
     /// Every file and folder under `url` with its size.
     package static func listing(_ url: URL) -> [String] {
         let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey])

@@ -16,11 +16,8 @@ struct ReadOnlyCacheTests {
             .json(#"[{"id": "z1", "title": "zeppelin over the bay", "url": "https://example.com/z1"}, {"id": "z2", "title": "a quiet harbour"}]"#)
         }
         defer { server.stop() }
-        let cache = FolderModes.reachableByOthers().appendingPathComponent("riffle-ro-log-\(UUID().uuidString)")
-        defer {
-            FolderModes.setMode(cache, folders: 0o700, files: 0o600)
-            try? FileManager.default.removeItem(at: cache)
-        }
+        let cache = FolderModes.scratch("riffle-ro-log")
+        defer { FolderModes.remove(cache) }
         // Given a page dumped and searched once (which files it in the reading log)
         let template = server.baseURL.absoluteString + "/feed?page={page}"
         let dump = try await RiffleBinary.run(["dump", template, "--pages", "1", "--format", "tsv", "--cache-dir", cache.path])
@@ -44,11 +41,8 @@ struct ReadOnlyCacheTests {
                   headers: [("Cache-Control", "max-age=3600")])
         }
         defer { server.stop() }
-        let cache = FolderModes.reachableByOthers().appendingPathComponent("riffle-ro-seen-\(UUID().uuidString)")
-        defer {
-            FolderModes.setMode(cache, folders: 0o700, files: 0o600)
-            try? FileManager.default.removeItem(at: cache)
-        }
+        let cache = FolderModes.scratch("riffle-ro-seen")
+        defer { FolderModes.remove(cache) }
         let template = server.baseURL.absoluteString + "/feed?page={page}"
         let environment = ["LANG": "C.UTF-8", "TERM": "xterm-256color"]
         // Given the first item marked seen in the browser

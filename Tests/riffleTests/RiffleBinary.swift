@@ -1,4 +1,5 @@
 import Foundation
+import RiffleTestSupport
 
 /// The `riffle` executable that `swift build` put beside the test bundle.
 enum RiffleBinary {
@@ -28,19 +29,8 @@ enum RiffleBinary {
     /// A loopback port that refuses every connection while the tests run: a socket bound to it that
     /// never listens (and is never closed, so nothing else can take the port). Never a guessed
     /// "closed" port, nor one closed again that another test might bind.
-    static let refusingPort: Int? = {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard named else { close(fd); return nil }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }()
+    static var refusingPort: Int? { refusing?.port }
+    private static let refusing = try? RefusingPort()
 
     /// A URL template on `refusingPort`: a request to it is refused at once.
     static func refusingTemplate() throws -> String {
