@@ -90,6 +90,10 @@ enum FeedResolver {
         if forNetwork, feed.isMissingPassword {
             throw .init("the password of \(feed.template) is not kept (riffle never stores one): give the URL with its password")
         }
+        if forNetwork, let name = feed.missingQueryKeys.first {
+            throw .init("the \(name) of \(feed.template) is not kept (riffle never stores a key written in a URL): give the URL with its key, "
+                + "or keep the key in the environment (a feeds-file entry's \"query\": {\"\(name)\": \"${NAME}\"})")
+        }
         return feed
     }
 
