@@ -28,8 +28,10 @@ enum AddCommand {
                 throw .init("a URL with a password is not written to \(catalogs.userFile) (riffle never stores one); keep it in the environment")
             }
             if let key = parsed.queryKeys.first {
+                let variable = Feed.keyVariable(for: key.name, host: parsed.url(forPage: 1).host)
                 throw .init("a URL with a key in it (\(key.name)) is not written to \(catalogs.userFile) (riffle never stores one): "
-                    + "write the URL without it and \"query\": {\"\(key.name)\": \"${NAME}\"} in the file, with the key in the environment")
+                    + "add \(parsed.templateWithoutKeys.template) with \"query\": {\"\(key.name)\": \"${\(variable)}\"} in the file "
+                    + "(riffle inspect URL prints the entry) and the key in the environment as \(variable)")
             }
         }
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)

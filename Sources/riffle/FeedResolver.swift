@@ -76,6 +76,10 @@ enum FeedResolver {
         } catch {
             throw .init("feed '\(name)': \(error.description)")
         }
+        // A URL copied from riffle's listings into the file: asking with `***` would only be refused.
+        if let key = feed.missingQueryKeys.first {
+            throw .init("feed '\(name)': its url says \(key)=***, a key riffle hid and never kept: give it as \"query\": {\"\(key)\": \"${NAME}\"} with the key in the environment")
+        }
         return feed
     }
 

@@ -48,4 +48,22 @@ struct FeedQueryKeysTests {
         #expect(!(try Feed(template: "https://h.example/x?page={page}")).urlHoldsCredential)
     }
 
+
+    @Test func aFeedsFileKeepsTheURLWithoutItsKeyAndNamesAVariableForIt() throws {
+        let feed = try Feed(template: "https://newsapi.example/v2/everything?q=swift&apiKey=\(written)&page={page}")
+        #expect(feed.templateWithoutKeys.template == "https://newsapi.example/v2/everything?q=swift&page={page}")
+        #expect(feed.templateWithoutKeys.names == ["apiKey"])
+        let alone = try Feed(template: "https://h.example/items?api_key=\(written)", pagination: Pagination(.linkHeader))
+        #expect(alone.templateWithoutKeys.template == "https://h.example/items" && alone.templateWithoutKeys.names == ["api_key"])
+        let copied = try Feed(template: "https://h.example/items?token=***&page={page}")
+        #expect(copied.templateWithoutKeys.template == "https://h.example/items?page={page}")
+        let plain = try Feed(template: "https://h.example/items?page={page}")
+        #expect(plain.templateWithoutKeys.template == plain.template && plain.templateWithoutKeys.names.isEmpty)
+
+        #expect(Feed.keyVariable(for: "apiKey", host: "newsapi.org") == "NEWSAPI_APIKEY")
+        #expect(Feed.keyVariable(for: "api-key", host: "api.nytimes.com") == "NYTIMES_API_KEY")
+        #expect(Feed.keyVariable(for: "appid", host: "127.0.0.1") == "APPID")
+        #expect(Feed.keyVariable(for: "key", host: "localhost") == "KEY")
+        #expect(Feed.keyVariable(for: "2fa", host: nil) == "KEY_2FA")
+    }
 }

@@ -118,6 +118,9 @@ struct QueryKeyCredentialTests {
                                                 environment: ["XDG_CONFIG_HOME": config.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("a URL with a key in it (apiKey) is not written to"), "\(result.stderr)")
+        #expect(result.stderr.contains(#"add https://newsapi.example/v2/everything?page={page} with "query": {"apiKey": "${NEWSAPI_APIKEY}"}"#),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.key) && !result.stderr.contains(Self.written))
         #expect(!FileManager.default.fileExists(atPath: config.appending(path: "riffle/feeds.json").path))
     }
 }

@@ -69,6 +69,38 @@ extension Feed {
         separatingQueryKeys(hidingUserInfo(text), secrets: nil).template
     }
 
+    /// `template` without the parameters that hold a key or a hidden one (`apiKey=***`), and their
+    /// names in order: the URL a feeds file can keep, the keys then given as `query` references.
+    package var templateWithoutKeys: (template: String, names: [String]) {
+        guard let query = Self.querySpan(template) else { return (template, []) }
+        var names: [String] = []
+        let kept = template[query].split(separator: "&", omittingEmptySubsequences: false).filter { part in
+            guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == Self.hiddenQueryValue else { return true }
+            names.append(part[..<equals].removingPercentEncoding ?? String(part[..<equals]))
+            return false
+        }
+        guard !names.isEmpty else { return (template, []) }
+        let queryText = kept.joined(separator: "&")
+        // No `?` left behind when the key was all the query held.
+        let start = queryText.isEmpty ? template.index(before: query.lowerBound) : query.lowerBound
+        return (template.replacingCharacters(in: start..<query.upperBound, with: queryText), names)
+    }
+
+    /// A name for the environment variable that holds key `parameter` of a feed at `host`: the
+    /// host's own name and the parameter, in capitals (`newsapi.org`, `apiKey` → `NEWSAPI_APIKEY`;
+    /// `api.nytimes.com`, `api-key` → `NYTIMES_API_KEY`); the parameter alone for an address.
+    package static func keyVariable(for parameter: String, host: String?) -> String {
+        func shout(_ text: String) -> String {
+            String(text.uppercased().unicodeScalars.map { ("A"..."Z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" })
+        }
+        let labels = (host ?? "").split(separator: ".").map(String.init)
+        let isAddress = labels.allSatisfy { Int($0) != nil } || (host ?? "").contains(":")
+        let site = isAddress || labels.count < 2 ? nil : labels[labels.count - 2]
+        let name = site.map { shout($0) + "_" } ?? ""
+        let variable = name + shout(parameter)
+        return variable.first.map { ("0"..."9").contains($0) } == true ? "KEY_" + variable : variable
+    }
+
     /// Whether the URL was given with a credential in it, or with one riffle hid (a password in the
     /// user-info, a key in the query): such a URL is never written to a feeds file.
     package var urlHoldsCredential: Bool {
