@@ -85,13 +85,21 @@ struct DumpOutput {
         switch columns[i] {
         case .path(let path): item.fields.value(at: path)
         case .part(.title): .string(item.title)
-        case .part(.link): item.url.map(JSONValue.string)
+        case .part(.link): Self.link(item.url)
         case .part(.author): item.author.map(JSONValue.string)
         case .part(.time): item.createdAt.map { .string(Self.time($0)) }
         case .part(.score): item.score.map { .number(String($0)) }
         case .part(.id): item.id.map(JSONValue.string)
         case .part(.comments): item.comments.map { .number(String($0)) }
         }
+    }
+
+    /// A link as `y` copies it and `o` opens it: one inert word of printable ASCII meaning the same
+    /// URL (`InertLink`), so a script handing it to a browser or a shell gets what the browser would;
+    /// nil when nothing of it is left.
+    static func link(_ raw: String?) -> JSONValue? {
+        guard let link = raw.map(InertLink.encode), !link.isEmpty else { return nil }
+        return .string(link)
     }
 
     /// An instant as ISO 8601 in UTC, with milliseconds when it has them.

@@ -41,7 +41,7 @@ enum SearchCommand {
     /// A match as an item whose fields are what `--fields` names.
     static func item(_ match: ReadingLog.Match) -> Item {
         var fields: [(key: String, value: JSONValue)] = [("feed", .string(match.feedTitle)), ("title", .string(match.title))]
-        fields.append(("url", match.link.map(JSONValue.string) ?? .null))
+        fields.append(("url", DumpOutput.link(match.link) ?? .null))
         fields.append(("author", match.author.map(JSONValue.string) ?? .null))
         fields.append(("id", match.id.map(JSONValue.string) ?? .null))
         fields.append(("time", .string(ISO8601DateFormatter().string(from: match.createdAt ?? match.listedAt))))

@@ -50,6 +50,16 @@ struct TerminalSafetyTests {
         return text + "]"
     }
 
+    /// Links a server could send to act where a script puts them (a terminal, a shell line), with
+    /// the one word `y` copies for each, written out here: README's "Links" table applied by hand.
+    static let linksJSON = #"""
+        [{"id": 1, "title": "escape link", "url": "https://example.com/b\u001b[2J"},
+         {"id": 2, "title": "shell link", "url": "https://x/$(touch$IFS/FILE)"},
+         {"id": 3, "title": "wide link", "url": "https://example.com/wiki/日本 語"}]
+        """#
+    static let inertLinks = ["https://example.com/b%1B%5B2J", "https://x/%24%28touch%24IFS/FILE%29",
+                             "https://example.com/wiki/%E6%97%A5%E6%9C%AC%20%E8%AA%9E"]
+
     let server: HTTPServer
     let cache: URL
 
@@ -60,6 +70,7 @@ struct TerminalSafetyTests {
             case "/items/1": .json(items)
             // No list of items, and keys that would reset the terminal and clear it.
             case "/keys/1": .json(#"{"\u001bc": 1, "\u009b2J": {"a": 1}, "\u202eevil": true}"#)
+            case "/links/1": .json(Self.linksJSON)
             case "/fail/1": .text("\u{1B}]52;c;aGFja2Vk\u{07}\u{9B}2J oops", status: 500)
             default: .text("not found", status: 404)
             }
@@ -98,6 +109,21 @@ struct TerminalSafetyTests {
         let text = format == "json" ? result.stdout : "[" + result.stdout.split(separator: "\n").joined(separator: ",") + "]"
         let items = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(items.map { $0["title"] as? String } == Self.titles)
+    }
+
+    /// `--fields link` is the link `y` copies and `o` opens (README, "Fields"), in every format, and
+    /// `riffle search`'s `url` the same for what that dump filed.
+    @Test func theLinkPrintedIsTheOneYCopies() async throws {
+        defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
+        let feed = server.baseURL.absoluteString + "/links/{page}"
+        let tsv = try await RiffleBinary.run(["dump", feed, "--cache-dir", cache.path, "--format", "tsv", "--fields", "link"])
+        #expect(tsv.status == 0, "\(tsv.stderr)")
+        #expect(tsv.stdout.split(separator: "\n").map(String.init) == Self.inertLinks, "\(tsv.stdout)")
+        let jsonl = try await RiffleBinary.run(["dump", feed, "--cache-dir", cache.path, "--offline", "--fields", "link"])
+        #expect(try DumpFixture.objects(jsonl.stdout).map { $0["link"] as? String } == Self.inertLinks, "\(jsonl.stdout)")
+        let found = try await RiffleBinary.run(["search", "link", "--cache-dir", cache.path, "--format", "tsv", "--fields", "url"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(Set(found.stdout.split(separator: "\n").map(String.init)) == Set(Self.inertLinks), "\(found.stdout)")
     }
 
     @Test func theKeysOfAResponseWithoutItemsAreShownSafely() async throws {
