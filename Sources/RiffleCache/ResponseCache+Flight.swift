@@ -154,7 +154,7 @@ extension ResponseCache {
         guard type.isEmpty || type.contains("json") else { return }
         // The tape pass checks exactly what `JSONParser.parse` does without building the values: a
         // page of a million small objects made a tree of 200 MB here.
-        do { _ = try JSONDocument(response.body) } catch { throw .invalidJSON(offset: error.offset, reason: error.reason) }
+        do { _ = try JSONDocument(response.body) } catch { throw .invalidJSON(error, in: response.body) }
     }
 }
 

@@ -1,4 +1,5 @@
 import CCurl
+import RiffleJSON
 import Foundation
 
 /// Every failure of a request: the transport's, the HTTP answer's, the client pipeline's and the cache's
@@ -218,6 +219,15 @@ extension RiffleError {
     /// The start of a body as one printable line, for `httpStatus` errors.
     package static func excerpt(_ body: Data, limit: Int = 100) -> String {
         oneLine(String(decoding: body.prefix(limit * 4), as: UTF8.self), limit: limit)
+    }
+
+    /// `body` failed to parse as JSON (`error`): the offset and reason, and what the body holds there
+    /// as one printable line ("unexpected character near "<!DOCTYPE html><html>…""), so a web page, a
+    /// login form or a proxy's notice answering in place of JSON says what it is; `hint` goes last.
+    package static func invalidJSON(_ error: JSONParser.Error, in body: Data, hint: String = "") -> RiffleError {
+        let from = body.index(body.startIndex, offsetBy: min(max(error.offset, 0), body.count))
+        let near = excerpt(body[from...], limit: 40)
+        return .invalidJSON(offset: error.offset, reason: error.reason + (near.isEmpty ? "" : " near \"\(near)\"") + hint)
     }
 
     /// `bytes` as "64 MiB", "256 KiB" or "900 bytes".

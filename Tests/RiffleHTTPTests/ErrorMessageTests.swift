@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RiffleJSON
 @testable import RiffleHTTP
 
 /// Every message a request's failure can show, read as a person reads a toast: one line, plain words,
@@ -56,6 +57,21 @@ struct ErrorMessageTests {
         for error in Self.samples + Self.curlErrors.map(\.error) {
             #expect(!error.description.contains("headers is"), "\(error)")
         }
+    }
+
+    /// A body that is not JSON is quoted from where reading stopped, as one printable line of at most
+    /// 40 characters; nothing is quoted when the body ended too soon.
+    @Test func invalidJSONQuotesTheBodyWhereReadingStopped() {
+        func message(_ body: Data) -> String? {
+            do { _ = try JSONParser.parse(body); return nil } catch { return RiffleError.invalidJSON(error, in: body).description }
+        }
+        #expect(message(Data("<html>\r\n<body>\u{1B}[2J Oops</body></html>".utf8))
+                == #"invalid JSON at byte 0: unexpected character near "<html> <body> [2J Oops</body></html>""#)
+        #expect(message(Data(("[1, " + String(repeating: "x", count: 60)).utf8))
+                == "invalid JSON at byte 4: unexpected character near \"" + String(repeating: "x", count: 40) + "…\"")
+        #expect(message(Data("[1,".utf8)) == "invalid JSON at byte 3: unexpected end of data")
+        // A slice of a larger buffer reads from its own start.
+        #expect(message(Data("xx<p>".utf8).dropFirst(2)) == #"invalid JSON at byte 0: unexpected character near "<p>""#)
     }
 
     @Test func aTimeoutIsNeverOffline() {

@@ -1,3 +1,4 @@
+import DemoServer
 import Foundation
 import Testing
 
@@ -29,6 +30,28 @@ struct DumpExitTests {
             "riffle: warning: pages 2-12 were not asked for: could not connect to \(host) (connection refused)",
         ], "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// An answer that is not JSON says what it holds where reading stopped: a web page (a sign-in
+    /// form, a proxy's notice, the site instead of its API) is seen to be one, on one line.
+    @Test func anAnswerThatIsNotJSONSaysWhatItHolds() async throws {
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/page/1": .text("<!DOCTYPE html><html><head><title>Sign in</title></head><body>\n<form>\n</body></html>")
+            case "/broken/1": .json(#"[{"id": 1, "title": "a"} {"id": 2}]"#)
+            default: .text("not found", status: 404)
+            }
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let page = try await RiffleBinary.run(["dump", server.baseURL.absoluteString + "/page/{page}", "--cache-dir", cache.path])
+        #expect(page.status == 1)
+        #expect(page.stderr == "riffle: page 1: invalid JSON at byte 0: unexpected character near \"<!DOCTYPE html><html><head><title>Sign i…\"\n",
+                "\(page.stderr)")
+        let broken = try await RiffleBinary.run(["dump", server.baseURL.absoluteString + "/broken/{page}", "--cache-dir", cache.path])
+        #expect(broken.status == 1)
+        #expect(broken.stderr == #"riffle: page 1: invalid JSON at byte 25: expected ',' or ']' near "{"id": 2}]""# + "\n", "\(broken.stderr)")
     }
 
     @Test(arguments: [

@@ -46,6 +46,9 @@ public struct Feed: Sendable, Hashable {
     public var cacheName: String?
     /// Where the items' comments are and how to read them; nil when the feed does not say.
     public var comments: CommentRules?
+    /// The items not to list (`HideRule`): a feeds file's `hide`, the file's own list first. A reader
+    /// shows the others, and says how many these hide.
+    public var hide: [HideRule] = []
     /// The user-info the URL was given with (`https://user:PASSWORD@host/...`), kept here and never in
     /// `template` (which reads `user:***@host`); sent as Basic authentication to the feed's origin only.
     package var userInfo: UserInfo?

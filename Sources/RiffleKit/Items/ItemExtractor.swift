@@ -134,7 +134,7 @@ package enum ItemExtractor {
     /// were fully checked before they were stored.
     package static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
         do { return try JSONDocument(data, validation: stored ? .structure : .full) } catch {
-            throw .request(.invalidJSON(offset: error.offset, reason: error.reason))
+            throw .request(.invalidJSON(error, in: data))
         }
     }
 }
