@@ -35,6 +35,8 @@ public struct Feed: Sendable, Hashable {
     /// The `query` parameters whose `${NAME}` values are credentials: kept out of what is stored,
     /// shown or logged, and part of a page's identity only as a digest. nil: those whose name says so
     /// (`Feed.isCredentialName`: `api_key`, `token`, `sig`...). Header values are always credentials.
+    /// The same rule picks the keys written in the template's own query (`api_key=KEY`), which
+    /// `init` takes out of `template` once: setting this afterwards changes only `query`'s.
     public var secrets: Set<String>?
     /// How a page reports failure (on any status), if it does: one of the client's `EnvelopeRule`s. The
     /// items are looked for in the whole page, envelope included.
