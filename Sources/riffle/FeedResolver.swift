@@ -82,6 +82,10 @@ enum FeedResolver {
         } catch {
             throw .init("feed '\(name)': \(error.description)")
         }
+        // A URL copied from riffle's listings into the file: asking with `***` would only be refused.
+        if let key = feed.missingQueryKeys.first {
+            throw .init("feed '\(name)': its url says \(key)=***, a key riffle hid and never kept: give it as \"query\": {\"\(key)\": \"${NAME}\"} with the key in the environment")
+        }
         return feed
     }
 
@@ -95,6 +99,10 @@ enum FeedResolver {
         do { feed = try Feed(template: argument, firstPage: firstPage ?? 1) } catch { throw .init(error.description) }
         if forNetwork, feed.isMissingPassword {
             throw .init("the password of \(feed.template) is not kept (riffle never stores one): give the URL with its password")
+        }
+        if forNetwork, let name = feed.missingQueryKeys.first {
+            throw .init("the \(name) of \(feed.template) is not kept (riffle never stores a key written in a URL): give the URL with its key, "
+                + "or keep the key in the environment (a feeds-file entry's \"query\": {\"\(name)\": \"${NAME}\"})")
         }
         return feed
     }

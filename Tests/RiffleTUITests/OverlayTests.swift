@@ -181,6 +181,22 @@ struct OverlayTests {
         #expect(state.screens.overlay == nil && !state.shouldQuit)
     }
 
+    @Test func theLogKeepsTheNewestThousandMessagesOfALongDay() {
+        // Given a browser left open all day, a failing page raising a message every so often
+        var state = Fixture.state()
+        for i in 1...(Toast.logLimit + 250) {
+            state.press("n")
+            state.send(.pageFailed(page: 2, error: .request(.transport("timed out \(i)"))))
+            state.send(.tick(Fixture.now.addingTimeInterval(Double(i) * 10)))
+        }
+        // Then the log holds the newest thousand, the last one last
+        #expect(state.toasts.count == Toast.logLimit)
+        #expect(state.toasts.first?.message == "page 2: timed out 251")
+        #expect(state.toasts.last?.message == "page 2: timed out \(Toast.logLimit + 250)")
+        state.press("L")
+        #expect(App.view(state).trimmedLines[1].contains("messages (\(Toast.logLimit))"))
+    }
+
     @Test func emptyLogSaysSo() {
         var state = Fixture.state()
         state.press("L")

@@ -105,8 +105,9 @@ extension App {
         }
     }
 
-    /// Adds a message to the toasts (and so to the log). A toast still on screen with the same message,
-    /// or on the same `topic`, gives way to it: pressing a key twice shows its answer once.
+    /// Adds a message to the toasts (and so to the log, which keeps the newest `Toast.logLimit`). A
+    /// toast still on screen with the same message, or on the same `topic`, gives way to it: pressing a
+    /// key twice shows its answer once.
     static func raise(_ state: inout AppState, _ message: String, topic: Toast.Topic? = nil) {
         for i in state.toasts.indices.reversed() where !state.toasts[i].isReplaced {
             // Clocks start in order: the toasts before one that expired have expired too.
@@ -116,6 +117,7 @@ extension App {
             }
         }
         state.toasts.append(Toast(message: message, topic: topic))
+        if state.toasts.count > Toast.logLimit { state.toasts.removeFirst(state.toasts.count - Toast.logLimit) }
     }
 
     /// A feed was opened from the feed list or from search results: what was shown of the last one
