@@ -131,6 +131,23 @@ public struct JSONNode: Sendable, Equatable {
         return document.withReader { (r: TapeReader) -> JSONValue? in r.value(index, at: path).flatMap(r.scalar) }
     }
 
+    /// The text of every scalar at `path` below this value (several through `*`, and the scalar
+    /// elements of an array found there), read from the tape without building the rest of the value.
+    package func scalarTexts(at path: JSONPath) -> [String] {
+        let index = index
+        return document.withReader { (r: TapeReader) -> [String] in
+            var found: [String] = []
+            r.forEachValue(index, at: path) { v in
+                if r.kind(v) == .array {
+                    r.forEachElement(of: v) { e in if let text = r.scalar(e)?.scalarText { found.append(text) } }
+                } else if let text = r.scalar(v)?.scalarText {
+                    found.append(text)
+                }
+            }
+            return found
+        }
+    }
+
     /// Same document, same place: equal without building anything.
     public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
         lhs.document === rhs.document && lhs.index == rhs.index

@@ -23,8 +23,16 @@ enum AddCommand {
         // What `riffle FEED` would open, from the presets or a URL (not another feed of the file).
         let presetsOnly = FeedResolver.Catalogs(presets: catalogs.presets, user: FeedCatalog(), userFile: catalogs.userFile)
         _ = try FeedResolver.resolve(feed, firstPage: nil, catalogs: presetsOnly, environment: environment, forNetwork: false)
-        if FeedResolver.isTemplate(feed), (try? Feed(template: feed))?.userInfo != nil {
-            throw .init("a URL with a password is not written to \(catalogs.userFile) (riffle never stores one); keep it in the environment")
+        if FeedResolver.isTemplate(feed), let parsed = try? Feed(template: feed) {
+            if parsed.userInfo != nil {
+                throw .init("a URL with a password is not written to \(catalogs.userFile) (riffle never stores one); keep it in the environment")
+            }
+            if let key = parsed.queryKeys.first {
+                let variable = Feed.keyVariable(for: key.name, host: parsed.url(forPage: 1).host)
+                throw .init("a URL with a key in it (\(key.name)) is not written to \(catalogs.userFile) (riffle never stores one): "
+                    + "add \(parsed.templateWithoutKeys.template) with \"query\": {\"\(key.name)\": \"${\(variable)}\"} in the file "
+                    + "(riffle inspect URL prints the entry) and the key in the environment as \(variable)")
+            }
         }
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)
         do {

@@ -60,7 +60,7 @@ enum BrowseCommand {
         if let feed, let feedName {
             // A URL is filed in the reading log (and listed as opened before) as the feed keeps it,
             // its user-info hidden.
-            let name = FeedResolver.isTemplate(feedName) ? Feed.hidingUserInfo(feedName) : feedName
+            let name = FeedResolver.isTemplate(feedName) ? Feed.hidingCredentials(feedName) : feedName
             start = .feed(FeedShelf.opened(feed, name: name, cache: cache, transport: transport, maxAge: maxAge, notices: notices))
         } else if feedName == FeedShelf.demoName {
             do { start = .feed(try shelf.open(FeedShelf.demoName)) } catch { fail(error.description, status: 1) }

@@ -26,7 +26,7 @@ final class DumpFiling: Sendable {
     /// Nothing is opened yet.
     init(feed: Feed, name: String, cacheDirectory: URL, warnings: DumpWarnings, limit: Int = 4) {
         log = ReadingLog(cacheDirectory: cacheDirectory)
-        let shown = FeedResolver.isTemplate(name) ? Feed.hidingUserInfo(name) : name
+        let shown = FeedResolver.isTemplate(name) ? Feed.hidingCredentials(name) : name
         self.feed = ReadingLog.FeedRef(id: feed.id, name: shown, title: feed.name)
         self.warnings = warnings
         writes = OrderedWork(limit: limit)

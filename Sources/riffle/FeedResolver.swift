@@ -54,7 +54,11 @@ enum FeedResolver {
         if let saved = catalogs.user.saved(argument, firstPage: firstPage), saved.name != argument {
             return try resolve(saved.name, firstPage: nil, catalogs: catalogs, environment: environment, forNetwork: forNetwork)
         }
-        if isTemplate(argument) { return try template(argument, firstPage: firstPage, forNetwork: forNetwork) }
+        if isTemplate(argument) {
+            var feed = try template(argument, firstPage: firstPage, forNetwork: forNetwork)
+            feed.hide = catalogs.user.hide
+            return feed
+        }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument
         let value = argument.contains(":") ? String(argument.drop { $0 != ":" }.dropFirst()) : nil
         guard let definition = catalogs.user[name] ?? catalogs.presets[name] else {
@@ -62,6 +66,8 @@ enum FeedResolver {
         }
         var feed: Feed
         do { feed = try definition.feed(argument: value) } catch { throw .init(error.description) }
+        // The file's rules hide items of every feed, a preset's too; the feed's own follow.
+        feed.hide = catalogs.user.hide + feed.hide
         if let firstPage {
             guard case .pageNumber = feed.pagination.style else {
                 throw .init("option --first-page applies only to page-numbered feeds; '\(name)' is not one")
@@ -76,6 +82,10 @@ enum FeedResolver {
         } catch {
             throw .init("feed '\(name)': \(error.description)")
         }
+        // A URL copied from riffle's listings into the file: asking with `***` would only be refused.
+        if let key = feed.missingQueryKeys.first {
+            throw .init("feed '\(name)': its url says \(key)=***, a key riffle hid and never kept: give it as \"query\": {\"\(key)\": \"${NAME}\"} with the key in the environment")
+        }
         return feed
     }
 
@@ -89,6 +99,10 @@ enum FeedResolver {
         do { feed = try Feed(template: argument, firstPage: firstPage ?? 1) } catch { throw .init(error.description) }
         if forNetwork, feed.isMissingPassword {
             throw .init("the password of \(feed.template) is not kept (riffle never stores one): give the URL with its password")
+        }
+        if forNetwork, let name = feed.missingQueryKeys.first {
+            throw .init("the \(name) of \(feed.template) is not kept (riffle never stores a key written in a URL): give the URL with its key, "
+                + "or keep the key in the environment (a feeds-file entry's \"query\": {\"\(name)\": \"${NAME}\"})")
         }
         return feed
     }

@@ -25,8 +25,8 @@ extension FeedShelf {
             try? await log.renameOpened(entry.name, to: name)
             return "renamed '\(entry.name)' to '\(name)' in \(file.path)"
         default:
-            if FeedResolver.isTemplate(entry.name), let feed = try? Feed(template: entry.name), feed.userInfo != nil || feed.isMissingPassword {
-                throw OpenFailure("a URL with a password is not written to \(file.path) (riffle never stores one)")
+            if FeedResolver.isTemplate(entry.name), let feed = try? Feed(template: entry.name), feed.urlHoldsCredential {
+                throw OpenFailure("a URL with a password or a key in it is not written to \(file.path) (riffle never stores one)")
             }
             try edit(file) { (editor) throws(FeedsFile.Problem) in
                 do { try editor.set(["feeds", name], to: .string(entry.name)) } catch { throw FeedsFile.Problem("\(file.path): \(error)") }

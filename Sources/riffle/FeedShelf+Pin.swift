@@ -23,8 +23,8 @@ extension FeedShelf {
         if let existing {
             entry = existing.name
         } else if FeedResolver.isTemplate(name) {
-            guard let feed, feed.userInfo == nil, !feed.isMissingPassword else {
-                throw OpenFailure("a URL with a password is not saved to feeds.json (riffle never stores one); add the feed by hand")
+            guard let feed, !feed.urlHoldsCredential else {
+                throw OpenFailure("a URL with a password or a key in it is not saved to feeds.json (riffle never stores one); add the feed by hand")
             }
             entry = Self.freshName(Self.nameOfURL(feed), in: catalogs.user)
             fresh = [("url", .string(feed.template))]

@@ -90,7 +90,7 @@ enum FeedsCommand {
         return catalog.definitions.map { definition in
             let padding = String(repeating: " ", count: width - definition.usage.count)
             return "  \(definition.usage)\(padding)  \(TerminalSafe.text(definition.description))\n"
-                + "  \(String(repeating: " ", count: width))  \(TerminalSafe.text(Feed.hidingUserInfo(definition.template)))\n"
+                + "  \(String(repeating: " ", count: width))  \(TerminalSafe.text(Feed.hidingCredentials(definition.template)))\n"
         }.joined()
     }
 }

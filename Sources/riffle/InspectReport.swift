@@ -28,6 +28,13 @@ struct InspectReport {
         lines.append("")
         lines += paginationLines
         var text = lines.map(TerminalSafe.text).joined(separator: "\n") + "\n\n"
+        let keys = feed.templateWithoutKeys.names
+        if !keys.isEmpty {
+            let host = feed.url(forPage: 1).host
+            let settings = keys.map { "\(Feed.keyVariable(for: $0, host: host))=YOUR_KEY" }.joined(separator: " ")
+            text += TerminalSafe.text("The URL's key (\(keys.joined(separator: ", "))) is not in the entry below, since riffle never "
+                + "stores one: set it in the environment before opening the feed (export \(settings)).") + "\n\n"
+        }
         text += "feeds.json, to pin what was found (edit the name):\n"
         text += TerminalSafe.json(JSONFormatter.pretty(pin)) + "\n"
         return text
@@ -85,7 +92,12 @@ struct InspectReport {
 
     /// The feeds.json file holding one feed that reads as this plan does.
     var pin: JSONValue {
-        var entry: [(key: String, value: JSONValue)] = [("url", .string(feed.template))]
+        // A key the URL held goes as a `query` reference to the environment (the file never holds it).
+        let (url, keys) = feed.templateWithoutKeys
+        var entry: [(key: String, value: JSONValue)] = [("url", .string(url))]
+        let host = feed.url(forPage: 1).host
+        let query = feed.query.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+            + keys.map { ($0, JSONValue.string("${\(Feed.keyVariable(for: $0, host: host))}")) }
         if !plan.list.path.isEmpty { entry.append(("items", .string(plan.list.path.description))) }
         var fields: [(key: String, value: JSONValue)] = plan.choices.compactMap { choice in
             choice.path.map { (choice.part.description, .string($0.description)) }
@@ -93,6 +105,7 @@ struct InspectReport {
         if !feed.fields.subtitle.isEmpty { fields.append(("subtitle", .array(feed.fields.subtitle.map { .string($0.description) }))) }
         if !fields.isEmpty { entry.append(("fields", .object(JSONObject(fields)))) }
         entry.append(("pagination", Self.json(feed.pagination)))
+        if !query.isEmpty { entry.append(("query", .object(JSONObject(query)))) }
         return .object(JSONObject([("feeds", .object(JSONObject([(Self.key(feed.name), .object(JSONObject(entry)))])))]))
     }
 

@@ -58,7 +58,7 @@ struct FeedCatalogTests {
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "pagination": {"style": "pages"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.style': expected one of page, offset, cursor, link, got 'pages'"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "itmes": "hits"}}}"#,
-         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, comments, description, envelope, fields, headers, items, maxAge, pagination, query, secrets, url)"),
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, comments, description, envelope, fields, headers, hide, items, maxAge, pagination, query, secrets, url)"),
         (#"{"feeds": {"gh": {"description": "no url"}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': missing"),
         (#"{"feeds": {"gh": {"url": "https://x.org/list"}}}"#,

@@ -111,6 +111,37 @@ struct FeedCredentialsTests {
         #expect(elsewhere.requests.count == 2 && elsewhere.requests.allSatisfy { $0.header("Authorization") == nil })
     }
 
+    /// A key written in the URL's query (`api_key=KEY`) goes to the feed's origin only: a next page
+    /// elsewhere is asked for with `***`, and an echo of the key comes back as `***`.
+    @Test func aKeyWrittenInTheURLGoesToItsOriginOnly() async throws {
+        let key = "k3y-0123456789abcdef"
+        let elsewhere = try HTTPServer { _ in .json(#"[{"title": "far away"}]"#) }
+        let home = try HTTPServer { request in
+            // The server echoes the key into its next link and its body, as many do.
+            let next = elsewhere.url("/p2?api_key=\(request.query("api_key") ?? "")").absoluteString
+            return .json(#"[{"title": "at home", "self": "\#(request.target)"}]"#, headers: [("Link", "<\(next)>; rel=\"next\"")])
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-credentials-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let feed = try Feed(template: "http://127.0.0.1:\(home.port)/start?api_key=\(key)", pagination: Pagination(.linkHeader))
+        #expect(feed.template == "http://127.0.0.1:\(home.port)/start?api_key=***")
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+
+        let first = try await loader.load(1)
+        #expect(first.items.first?.fields["self"]?.stringValue == "/start?api_key=***")
+        #expect(try await loader.load(2).items.map(\.title) == ["far away"])
+
+        #expect(home.requests.count == 1 && home.requests.allSatisfy { $0.query("api_key") == key })
+        let away = try #require(elsewhere.requests.first)
+        #expect(away.query("api_key") == "***", "\(away.target)")
+        let request = try loader.pageRequest(1, url: feed.url(forPage: 1))
+        #expect(request.url.absoluteString == "http://127.0.0.1:\(home.port)/start?api_key=\(key)")
+        let files = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let written = files.compactMap { FileManager.default.contents(atPath: $0.path) }
+        #expect(written.count >= 2)
+        #expect(written.allSatisfy { String(decoding: $0, as: UTF8.self).range(of: key) == nil })
+    }
+
     @Test func queryValuesAreFilledInAsOneValueAndAnUnsetOptionalOneIsLeftOut() throws {
         let feed = try Feed(template: "http://127.0.0.1:9/items?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
                             query: ["key": "${RIFFLE_KEY}", "sig": "${RIFFLE_SIG:-}", "plain": "a b"])

@@ -29,6 +29,21 @@ struct FeedResolverTests {
         do { _ = try resolve(argument, environment: environment); return nil } catch { return error.description }
     }
 
+    @Test func theFilesHideRulesComeBeforeEveryFeedsOwn() throws {
+        let user = try FeedCatalog.parse(Data(#"""
+        {"hide": ["crypto"], "feeds": {"mine": {"url": "https://x.example/{page}", "hide": ["author:bob"]}}}
+        """#.utf8), file: "/cfg/riffle/feeds.json", presets: catalogs.presets)
+        let catalogs = FeedResolver.Catalogs(presets: catalogs.presets, user: user, userFile: "/cfg/riffle/feeds.json")
+        func rules(_ argument: String) throws -> [String] {
+            try FeedResolver.resolve(argument, firstPage: nil, catalogs: catalogs, environment: [:]).hide.map(\.description)
+        }
+        #expect(try rules("mine") == ["crypto", "author:bob"])
+        #expect(try rules("lobsters") == ["crypto"])
+        #expect(try rules("https://y.example/{page}") == ["crypto"])
+        // Without the file's rules, a feed hides nothing.
+        #expect(try resolve("lobsters").hide.isEmpty)
+    }
+
     @Test func aURLTemplateIsUsedAsIs() throws {
         let feed = try resolve("https://lobste.rs/page/{page}.json", firstPage: 0)
         #expect(feed.url(forPage: 1).absoluteString == "https://lobste.rs/page/0.json")

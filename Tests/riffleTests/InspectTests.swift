@@ -84,6 +84,46 @@ struct InspectTests {
         #expect(again.stdout.contains("Items: `data.children` (the feed's `items`)"), "\(again.stdout)")
     }
 
+    /// A key written in the URL is not in the pinned entry: the entry names it as a `query` reference
+    /// to the environment, says which variable, and reads the feed as the URL with its key did.
+    @Test func thePinnedEntryOfAURLWithAKeyNamesTheKeyAndDoesNotHoldIt() async throws {
+        let served = try Served()
+        defer { served.cleanUp() }
+        let key = "0123456789abcdef0123"
+        let url = served.template("github-issues.json") + "&apiKey=" + key
+        let inspected = try await served.run(["inspect", url])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(!inspected.stdout.contains(key), "\(inspected.stdout)")
+        #expect(inspected.stdout.contains("set it in the environment before opening the feed (export APIKEY=YOUR_KEY)"), "\(inspected.stdout)")
+        let marker = "feeds.json, to pin what was found (edit the name):\n"
+        let json = try #require(inspected.stdout.range(of: marker).map { String(inspected.stdout[$0.upperBound...]) })
+        #expect(!json.contains("***"), "the entry has no hidden key in it:\n\(json)")
+        let pin = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let feeds = try #require(pin["feeds"] as? [String: Any])
+        let name = try #require(feeds.keys.first)
+        let entry = try #require(feeds[name] as? [String: Any])
+        #expect(entry["url"] as? String == served.template("github-issues.json"))
+        #expect(entry["query"] as? [String: String] == ["apiKey": "${APIKEY}"])
+
+        let config = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appending(path: "riffle"), withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: config.appending(path: "riffle/feeds.json"))
+        let pinned = try await served.run(["dump", name, "--fields", "title", "--max-age", "0"],
+                                          environment: ["XDG_CONFIG_HOME": config.path, "APIKEY": key])
+        let bare = try await served.run(["dump", url, "--fields", "title"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(pinned.status == 0 && bare.status == 0, "\(pinned.stderr) \(bare.stderr)")
+        #expect(pinned.stdout == bare.stdout && !bare.stdout.isEmpty)
+        #expect(served.server.requests.last?.query("apiKey") == key, "the pinned feed sends the key from the environment")
+        // The entry as riffle shows it elsewhere (`apiKey=***` in the url) is refused, not sent with `***`.
+        let copied = #"{"feeds": {"copied": {"url": "\#(served.template("github-issues.json"))&apiKey=***"}}}"#
+        try Data(copied.utf8).write(to: config.appending(path: "riffle/feeds.json"))
+        let sent = served.server.requests.count
+        let refused = try await served.run(["dump", "copied", "--max-age", "0"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(refused.status == 2 && refused.stderr.contains("feed 'copied': its url says apiKey=***"), "\(refused.stderr)")
+        #expect(served.server.requests.count == sent)
+    }
+
     @Test func charactersThatAreNotTextAreCountedAndTheItemsStillRead() async throws {
         // Given a page with a lone surrogate (an emoji cut in two) in one title and a byte that is not UTF-8 in another
         var body = Data(#"[{"id": 1, "title": "half an emoji \ud83d here", "url": "https://example.com/1"}, "#.utf8)

@@ -125,6 +125,9 @@ extension Feed {
             let hidden = [userInfo.password ?? userInfo.user, String(userInfo.basicAuthorization.dropFirst("Basic ".count))]
             found += hidden.map { SecretRedactor.Secret(value: $0, reference: Self.hiddenUserInfo) }
         }
+        for key in queryKeys where !found.contains(where: { $0.value == key.value }) {
+            found.append(SecretRedactor.Secret(value: key.value, reference: Self.hiddenQueryValue))
+        }
         let sources = headers.values.map { $0 } + query.filter { isSecretQueryParameter($0.key) }.map(\.value)
         for source in sources {
             for (name, _) in Self.variables(in: source) {
@@ -148,12 +151,14 @@ extension Feed {
 
 extension Feed {
     /// Adds the feed's headers, its URL's user-info as Basic authentication (unless a header of the
-    /// feed's says `Authorization` itself), and fills in its secret `${NAME}` query values, as a
+    /// feed's says `Authorization` itself), its URL's keys (`api_key=***` → the key) and fills in its
+    /// secret `${NAME}` query values, as a
     /// credential: the client applies it only to requests for the feed's own origin. Its `FeedError`s
     /// travel the client's pipeline as `RiffleError.caller`.
     func credentialProcessor(environment: [String: String]) -> RequestProcessor {
         RequestProcessor(name: "feed \(name)", isCredential: true) { request throws(RiffleError) in
             if let userInfo { request.headers["Authorization"] = userInfo.basicAuthorization }
+            request.url = fillingQueryKeys(request.url)
             do throws(FeedError) {
                 for (name, value) in try expandedHeaders(environment: environment).sorted(by: { $0.key < $1.key }) {
                     request.headers[name] = value

@@ -46,9 +46,15 @@ public struct Feed: Sendable, Hashable {
     public var cacheName: String?
     /// Where the items' comments are and how to read them; nil when the feed does not say.
     public var comments: CommentRules?
+    /// The items not to list (`HideRule`): a feeds file's `hide`, the file's own list first. A reader
+    /// shows the others, and says how many these hide.
+    public var hide: [HideRule] = []
     /// The user-info the URL was given with (`https://user:PASSWORD@host/...`), kept here and never in
     /// `template` (which reads `user:***@host`); sent as Basic authentication to the feed's origin only.
     package var userInfo: UserInfo?
+    /// The keys written in the URL's query (`api_key=KEY`), kept here and never in `template` (which
+    /// reads `api_key=***`); filled back in for the feed's origin only (`Feed+QueryKeys`).
+    package var queryKeys: [QueryKey] = []
 
     /// What identifies the feed's pages on disk: everything that changes a page's URL, so that changing
     /// one never serves another page's file. The template (with a preset's argument already in it, or
@@ -95,6 +101,8 @@ public struct Feed: Sendable, Hashable {
     /// with a host, and it or the request's body template must contain the placeholders the style needs.
     /// A user-info in it (`https://user:PASSWORD@host/...`) is a credential: `template` keeps
     /// `user:***@host`, and the password is sent, as Basic authentication, to the feed's origin only.
+    /// So is a key written in its query (`api_key=KEY`): `template` keeps `api_key=***`, and the key is
+    /// sent to the feed's origin only.
     /// - Parameters:
     ///   - template: the page URL, with the pagination style's placeholders unless the body has them.
     ///   - name: the feed's name; nil: its host.
@@ -114,7 +122,8 @@ public struct Feed: Sendable, Hashable {
                 request: PageRequest = .get, envelope: EnvelopeRule? = nil, maxAge: TimeInterval? = nil,
                 cacheIdentity: String? = nil, secrets: Set<String>? = nil) throws(TemplateError) {
         // Before anything can quote the template (an error, the feed's identity).
-        let (template, userInfo) = Self.separatingUserInfo(template)
+        let (userInfoHidden, userInfo) = Self.separatingUserInfo(template)
+        let (template, queryKeys) = Self.separatingQueryKeys(userInfoHidden, secrets: secrets)
         for placeholder in pagination.requiredPlaceholders
         where !template.contains(placeholder) && request.body?.contains(placeholder) != true {
             throw placeholder == Self.pagePlaceholder ? .missingPlaceholder(template) : .missingOffsetPlaceholder(template)
@@ -137,6 +146,7 @@ public struct Feed: Sendable, Hashable {
         self.name = name ?? host
         self.cacheName = cacheIdentity
         self.userInfo = userInfo
+        self.queryKeys = queryKeys
     }
 
     /// A short, stable folder name for this feed's pages: a hash of `cacheIdentity`, never server text.

@@ -7,7 +7,7 @@ struct FieldReader {
     /// The presets a feed may name; nil when none may be named.
     var presets: FeedCatalog? = nil
 
-    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge", "comments"]
+    static let feedFields: Set = ["description", "url", "argument", "pagination", "items", "fields", "headers", "query", "secrets", "envelope", "maxAge", "comments", "hide"]
 
     func problem(_ field: String, _ text: String) -> FeedCatalog.Error {
         .field(file: file, feed: feed, field: field, problem: text)
@@ -52,7 +52,7 @@ struct FieldReader {
 
     /// The fields a feed that names a preset may set over the preset's.
     static let presetFields: Set = ["preset", "description", "pagination", "items", "fields", "headers", "query", "secrets", "envelope",
-                                    "maxAge", "comments"]
+                                    "maxAge", "comments", "hide"]
 
     mutating func definition(named name: String, from value: JSONValue) throws(FeedCatalog.Error) -> FeedDefinition {
         // One line: what `riffle FEED` takes, a preset (with its argument) or a URL.
@@ -87,6 +87,7 @@ struct FieldReader {
             fields: try fields(object["fields"]), headers: headers, query: query,
             envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]), comments: try comments(object["comments"]))
         definition.secrets = try secrets(object["secrets"], query: query)
+        definition.hide = try hide(object["hide"])
         // Build the feed once with a sample argument so a bad URL is reported now, naming the field.
         do { _ = try definition.feed(argument: argument == nil ? nil : "sample") } catch {
             if case .template(_, let templateError) = error { throw problem("url", templateError.description) }
@@ -131,6 +132,24 @@ struct FieldReader {
                             link: try path(object, "link", in: "fields"), id: try path(object, "id", in: "fields"),
                             time: try path(object, "time", in: "fields"), author: try path(object, "author", in: "fields"),
                             score: try path(object, "score", in: "fields"), comments: try path(object, "comments", in: "fields"))
+    }
+
+    /// `"hide": ["crypto", "site:example.com"]`: the rules, each read now so a bad one is an error
+    /// naming the feed and the rule.
+    func hide(_ value: JSONValue?) throws(FeedCatalog.Error) -> [HideRule] {
+        try Self.hideRules(value) { problem("hide", $0) }
+    }
+
+    /// The rules of a `hide` array; `problem` makes the error of a bad one (or of the array itself).
+    static func hideRules(_ value: JSONValue?, problem: (String) -> FeedCatalog.Error) throws(FeedCatalog.Error) -> [HideRule] {
+        guard let value else { return [] }
+        guard let entries = value.arrayValue else { throw problem("expected an array of rules, got \(value.kind)") }
+        var rules: [HideRule] = []
+        for entry in entries {
+            guard let text = entry.stringValue else { throw problem("expected each rule as a string, got \(entry.kind)") }
+            do { rules.append(try HideRule(text)) } catch { throw problem(error.description) }
+        }
+        return rules
     }
 
     /// The names of `query` parameters whose values are credentials.
@@ -249,6 +268,7 @@ struct FieldReader {
         if object["secrets"] != nil { definition.secrets = try secrets(object["secrets"], query: definition.query) }
         if object["envelope"] != nil { definition.envelope = try envelope(object["envelope"]) }
         if object["maxAge"] != nil { definition.maxAge = try maxAge(object["maxAge"]) }
+        definition.hide = try hide(object["hide"])
         switch object["comments"] {
         case .bool(false)?: definition.comments = nil
         case .bool(true)?, nil: break

@@ -11,9 +11,15 @@ import Foundation
 package struct FeedCatalog: Sendable, Equatable {
     /// The feeds, in the order the file lists them.
     package var definitions: [FeedDefinition]
+    /// The file's own `hide` rules, beside `feeds`: they hide items of every feed opened while the
+    /// file is read (`Feed.hide`, before the feed's own).
+    package var hide: [HideRule] = []
 
     /// A catalog of `definitions`, in order.
-    package init(definitions: [FeedDefinition] = []) { self.definitions = definitions }
+    package init(definitions: [FeedDefinition] = [], hide: [HideRule] = []) {
+        self.definitions = definitions
+        self.hide = hide
+    }
 
     /// The feed called `name`, if any.
     package subscript(name: String) -> FeedDefinition? { definitions.last { $0.name == name } }
@@ -32,10 +38,11 @@ package struct FeedCatalog: Sendable, Equatable {
             throw .syntax(file: file, line: line, reason: error.reason)
         }
         guard let top = document.objectValue else { throw .field(file: file, feed: nil, field: "(top level)", problem: "expected an object with \"feeds\"") }
-        if let unknown = top.keys.first(where: { $0 != "feeds" }) {
-            throw .field(file: file, feed: nil, field: unknown, problem: "unknown field (expected \"feeds\")")
+        if let unknown = top.keys.first(where: { $0 != "feeds" && $0 != "hide" }) {
+            throw .field(file: file, feed: nil, field: unknown, problem: "unknown field (expected \"feeds\" or \"hide\")")
         }
-        guard let feeds = top["feeds"] else { return FeedCatalog() }
+        let hide = try FieldReader.hideRules(top["hide"]) { .field(file: file, feed: nil, field: "hide", problem: $0) }
+        guard let feeds = top["feeds"] else { return FeedCatalog(hide: hide) }
         guard let members = feeds.objectValue?.members else {
             throw .field(file: file, feed: nil, field: "feeds", problem: "expected an object of feeds by name, got \(feeds.kind)")
         }
@@ -44,7 +51,7 @@ package struct FeedCatalog: Sendable, Equatable {
             var reader = FieldReader(file: file, feed: name, presets: presets)
             definitions.append(try reader.definition(named: name, from: value))
         }
-        return FeedCatalog(definitions: definitions)
+        return FeedCatalog(definitions: definitions, hide: hide)
     }
 
     /// What is wrong with a feeds file; each reads as one line.

@@ -36,6 +36,9 @@ package struct FeedDefinition: Sendable, Equatable {
     package var maxAge: TimeInterval?
     /// Where the items' comments are (`Feed.comments`).
     package var comments: CommentRules?
+    /// The items not to list (`Feed.hide`), as the feed's entry in the file says; the file's own
+    /// list is added when the feed is opened.
+    package var hide: [HideRule] = []
     /// The preset it was made from, as the file names it (`reddit:rust`, `hn`); nil when it names none.
     package var preset: String?
 
@@ -64,6 +67,7 @@ package struct FeedDefinition: Sendable, Equatable {
             var feed = try Feed(template: template, name: displayName, pagination: pagination, itemPath: itemPath, fields: fields,
                                 headers: headers, query: query, envelope: envelope, maxAge: maxAge, secrets: secrets)
             feed.comments = comments
+            feed.hide = hide
             return feed
         } catch {
             throw .template(feed: name, error)

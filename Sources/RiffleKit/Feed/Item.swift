@@ -53,6 +53,19 @@ public struct Item: Sendable, Equatable {
         }
     }
 
+    /// The text of every scalar at `path` in the item (several through `*`, and the scalar elements
+    /// of an array there): what a `HideRule` on a field reads, without building `fields` when the
+    /// item lives in a document.
+    package func scalarTexts(at path: JSONPath) -> [String] {
+        switch storage {
+        case .lazy(let node): return node.scalarTexts(at: path)
+        case .value(let value):
+            guard let found = value.value(at: path) else { return [] }
+            if case .array(let elements) = found { return elements.compactMap(\.scalarText) }
+            return found.scalarText.map { [$0] } ?? []
+        }
+    }
+
     package var fieldsNode: JSONNode? {
         if case .lazy(let node) = storage { node } else { nil }
     }

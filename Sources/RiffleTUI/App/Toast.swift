@@ -6,6 +6,9 @@ package struct Toast: Sendable, Equatable {
     package static let lifetime: TimeInterval = 3
     /// How many toasts are drawn at once; older ones are hidden (they stay in the log).
     package static let maxVisible = 3
+    /// How many messages the log keeps, the newest: a browser left open all day with `--watch` on a
+    /// failing feed raises one every interval, and `L` shows only the last screenful.
+    package static let logLimit = 1_000
 
     /// What a toast reports, when a newer report of the same thing makes it old news: `s` pressed
     /// twice leaves one "sorted" toast, the second, not two stacked.
@@ -18,6 +21,8 @@ package struct Toast: Sendable, Equatable {
         case arrivals
         /// Marking everything seen (`M`).
         case marks
+        /// Showing or hiding what the rules hide (`H`), or pages they hid whole.
+        case hidden
     }
 
     /// One line; sanitised when drawn.

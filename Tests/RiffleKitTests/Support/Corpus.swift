@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 /// The corpus of real responses riffle was not tuned on (Fixtures/corpus, see its README): two halves split
-/// by API, each with an expectations.json that says, for one item of every file, what a person reads there.
+/// by API, and a fresh held-out set gathered after the held-out half had been read, each with an
+/// expectations.json that says, for one item of every file, what a person reads there.
 enum Corpus {
+    /// A folder of the corpus: the two halves, then the fresh set (gathered 2026-12-03, all of it held out).
     enum Half: String, CaseIterable, Sendable {
-        case tune, heldout
+        case tune, heldout, fresh
     }
 
     /// One file's expectation, as written in its half's expectations.json.
