@@ -119,6 +119,7 @@ extension BrowserLoop {
                 feed = opened
                 state = AppState(feedTitle: opened.title, size: loop.terminal.size, now: loop.now(), settings: loop.settings)
                 state.feed.commentsAvailable = opened.pages.hasComments
+                state.list.setHide(opened.feed?.hide ?? [])
             case .feedList:
                 state = AppState.feedList(size: loop.terminal.size, now: loop.now(), settings: loop.settings)
             }
@@ -345,7 +346,7 @@ extension BrowserLoop {
                     feed = opened
                     self.generation += 1
                     reloads = nil
-                    let effects = update(.feedOpened(title: opened.title, hasComments: opened.pages.hasComments))
+                    let effects = update(.feedOpened(title: opened.title, hasComments: opened.pages.hasComments, hide: opened.feed?.hide ?? []))
                     openedFeed()
                     return effects
                 } catch {

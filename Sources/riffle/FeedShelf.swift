@@ -83,7 +83,8 @@ final class FeedShelf: FeedShelving {
                   let items = try? ItemExtractor.items(inStoredPage: data, itemPath: feed.itemPath, fields: feed.fields,
                                                        baseURL: metadata?.baseURL ?? feed.url(forPage: 1))
             else { continue }
-            keys.formUnion(items.map(\.readingKey))
+            // What the rules hide is not listed, so it is not counted unseen either.
+            keys.formUnion(items.lazy.filter { item in !feed.hide.contains { $0.matches(item) } }.map(\.readingKey))
             if let date = metadata?.fetchedAt { fetchedAt = max(fetchedAt ?? date, date) }
         }
         let seen = (try? await log.seenKeys(feed: feed.id)) ?? []
@@ -105,7 +106,8 @@ final class FeedShelf: FeedShelving {
         }
         let listed = (try? await log.listedKeys(feed: feed.id)) ?? []
         var summary = await summary(of: entry)
-        summary.arrived = Set(page.items.map(\.readingKey)).subtracting(listed).count
+        let shown = page.items.filter { item in !feed.hide.contains { $0.matches(item) } }
+        summary.arrived = Set(shown.map(\.readingKey)).subtracting(listed).count
         return summary
     }
 

@@ -57,6 +57,7 @@ package enum Action: Sendable, Equatable {
     case fieldsPinned(message: String, pages: [Page])
     /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).
     case feedRefreshed(name: String, FeedSummary)
-    /// An `.openFeed` effect opened a feed: its title, and whether it says where comments are.
-    case feedOpened(title: String, hasComments: Bool)
+    /// An `.openFeed` effect opened a feed: its title, whether it says where comments are, and the
+    /// rules that hide some of its items.
+    case feedOpened(title: String, hasComments: Bool, hide: [HideRule] = [])
 }

@@ -22,6 +22,9 @@ extension App {
         return appendNextPage(&state, explicit: false)
     }
 
+    /// Pages the rules hid whole that are loaded one after another without the user asking again.
+    static let hiddenPagesInARow = 4
+
     /// Reloads loaded page `number` from the network, unless a reload of it is already in flight.
     static func reload(_ state: inout AppState, page number: Int) -> [Effect] {
         guard !state.feed.paging.requests.contains(where: { $0.page == number && $0.purpose == .reload }) else { return [] }
@@ -49,6 +52,7 @@ extension App {
     /// selection waits for page 3.
     static func jump(_ state: inout AppState, by delta: Int) -> [Effect] {
         state.feed.paging.unseenSearch = nil
+        state.feed.paging.hiddenPages = 0
         // Sorted, pages are not where the list is split: `n` only brings the next page in.
         guard state.list.sort == .feed else { return delta > 0 ? appendNextPage(&state, explicit: true) : [] }
         let target = (state.feed.paging.pendingJump ?? state.list.pageNumber) + delta
@@ -120,14 +124,35 @@ extension App {
             keepSelectionVisible(&state)
             return unseen
         }
-        let listedBefore = state.list.index.listed.count
+        let before = state.list.index
+        let (distinctBefore, listedBefore, hiddenBefore) = (before.distinctCount, before.listed.count, before.hidden.count)
         state.feed.reading.noteListed(page.items)
         state.list.append(LoadedPage(page))
         // A page that added nothing new (every item listed before) is no reason to fetch the next one
         // by itself: only the user's `n` or a move past the end asks again.
-        if state.list.index.listed.count == listedBefore { state.feed.paging.prefetchPaused = true }
+        if state.list.index.distinctCount == distinctBefore { state.feed.paging.prefetchPaused = true }
         // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
         if page.isLastPage { state.feed.paging.endOfFeed = true }
+        // A page the rules hid whole shows nothing: when the user waits for something to show (a
+        // jump, an empty list), the next one is loaded at once, a few in a row at most.
+        let after = state.list.index
+        if after.listed.count == listedBefore, after.hidden.count > hiddenBefore {
+            if !state.feed.paging.endOfFeed, state.feed.paging.pendingJump != nil || after.rows.isEmpty {
+                guard state.feed.paging.hiddenPages >= hiddenPagesInARow else {
+                    state.feed.paging.hiddenPages += 1
+                    if let jump = state.feed.paging.pendingJump, jump <= page.number { state.feed.paging.pendingJump = page.number + 1 }
+                    return record + appendNextPage(&state, explicit: true)
+                }
+                state.feed.paging.pendingJump = nil
+                let keys = state.settings.keymap
+                let ways = [keys.keys(for: .nextPage).first.map { "\(KeyMap.label($0)) loads more" },
+                            keys.keys(for: .showHidden).first.map { "\(KeyMap.label($0)) shows them" }].compactMap(\.self)
+                raise(&state, "the rules hid every item of the last \(hiddenPagesInARow + 1) pages" + (ways.isEmpty ? "" : ": " + ways.joined(separator: ", ")),
+                      topic: .hidden)
+            }
+        } else {
+            state.feed.paging.hiddenPages = 0
+        }
         if let jump = state.feed.paging.pendingJump {
             if jump > page.number, !state.feed.paging.endOfFeed { return record + appendNextPage(&state, explicit: true) }
             state.feed.paging.pendingJump = nil

@@ -85,8 +85,8 @@ extension App {
         case .feedRefreshed(let name, let summary):
             FeedsScreen.refreshed(summary, of: name, in: &state)
             effects = []
-        case .feedOpened(let title, let hasComments):
-            effects = openedFeed(&state, title: title, hasComments: hasComments)
+        case .feedOpened(let title, let hasComments, let hide):
+            effects = openedFeed(&state, title: title, hasComments: hasComments, hide: hide)
         }
         if !state.shouldQuit { effects += prefetchIfNeeded(&state) }
         // A request may have added the spinner row, which should be in view at the end of the list.
@@ -123,11 +123,12 @@ extension App {
     /// A feed was opened from the feed list or from search results: what was shown of the last one
     /// goes, its pages load, and q comes back to the list (or the results). The settings, the messages
     /// and watching stay. From search results, the item chosen there is looked for in its pages.
-    static func openedFeed(_ state: inout AppState, title: String, hasComments: Bool) -> [Effect] {
+    static func openedFeed(_ state: inout AppState, title: String, hasComments: Bool, hide: [HideRule] = []) -> [Effect] {
         var fresh = AppState(feedTitle: title, size: state.size, now: state.now, settings: state.settings)
         fresh.toasts = state.toasts
         fresh.feed.watch = state.feed.watch.map { Watch(interval: $0.interval, next: state.now.addingTimeInterval($0.interval)) }
         fresh.feed.commentsAvailable = hasComments
+        fresh.list.setHide(hide)
         switch state.screens.shown {
         case .feeds:
             fresh.screens = ScreenStack([state.screens.shown, .list])

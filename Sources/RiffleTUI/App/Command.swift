@@ -21,6 +21,8 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case filter
     case search
     case sort
+    /// `H`: list the items the feed's rules hide, dimmed, or hide them again.
+    case showHidden = "show-hidden"
     case reload
     case reloadAll = "reload-all"
     case watch
@@ -66,6 +68,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"
+        case .showHidden: "show / hide what rules hide"
         case .reload: "reload page / retry a failure; F: refresh the feed"
         case .reloadAll: "reload every page; F: refresh every feed"
         case .watch: "watch page 1 for new items"

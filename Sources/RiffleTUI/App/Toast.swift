@@ -21,6 +21,8 @@ package struct Toast: Sendable, Equatable {
         case arrivals
         /// Marking everything seen (`M`).
         case marks
+        /// Showing or hiding what the rules hide (`H`), or pages they hid whole.
+        case hidden
     }
 
     /// One line; sanitised when drawn.

@@ -9,14 +9,21 @@ package struct ListIndex: Sendable {
         var pages: Int
         var query: String
         var sort: SortOrder
+        var hide: [HideRule] = []
+        var showsHidden = false
     }
 
     /// Every loaded item, page after page.
     package let items: [Item]
     /// `Item.readingKey` of each item in `items`.
     package let keys: [String]
-    /// Indices into `items` of every item listed, in feed order: all but the duplicates.
+    /// Indices into `items` of every item listed, in feed order: all but the duplicates, and but the
+    /// items the rules hide unless they are shown.
     package let listed: [Int]
+    /// How many items are not duplicates, hidden or not.
+    package let distinctCount: Int
+    /// Indices into `items` of the items (not duplicates) the rules hide, shown or not.
+    package let hidden: Set<Int>
     /// The list's rows: indices into `items` of the items listed (each once) that match the filter,
     /// in the order of `sort`.
     package let rows: [Int]
@@ -28,8 +35,9 @@ package struct ListIndex: Sendable {
     /// The index in `items` of each page's first item, page after page (and the count at the end).
     private let starts: [Int]
 
-    /// The index of `pages`, filtered by `query` (all items when empty) and ordered by `sort`.
-    package init(pages: [LoadedPage], query: String, sort: SortOrder) {
+    /// The index of `pages`, filtered by `query` (all items when empty) and ordered by `sort`,
+    /// without the items `hide` hides unless `showsHidden`.
+    package init(pages: [LoadedPage], query: String, sort: SortOrder, hide: [HideRule] = [], showsHidden: Bool = false) {
         let items = pages.flatMap(\.items)
         var starts = [0]
         starts.reserveCapacity(pages.count + 1)
@@ -37,11 +45,18 @@ package struct ListIndex: Sendable {
         // An item listed on an earlier page (same id or link) is listed once, where it came first.
         var ids = Set<String>(), links = Set<String>()
         var listed: [Int] = []
+        var hidden = Set<Int>(), distinct = 0
         listed.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             let newID = item.id.map { $0.isEmpty || ids.insert($0).inserted } ?? true
             let newLink = item.url.map { $0.isEmpty || links.insert($0).inserted } ?? true
-            if newID && newLink { listed.append(index) }
+            guard newID && newLink else { continue }
+            distinct += 1
+            if !hide.isEmpty, hide.contains(where: { $0.matches(item) }) {
+                hidden.insert(index)
+                if !showsHidden { continue }
+            }
+            listed.append(index)
         }
         var rows = query.isEmpty ? listed : listed.filter { FilterState.matches(items[$0], query: query) }
         var lines: [ListView.Line] = []
@@ -66,6 +81,8 @@ package struct ListIndex: Sendable {
         self.items = items
         self.keys = items.map(\.readingKey)
         self.listed = listed
+        self.distinctCount = distinct
+        self.hidden = hidden
         self.rows = rows
         self.lines = lines
         self.lineOfRow = lineOfRow

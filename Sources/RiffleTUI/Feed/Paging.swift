@@ -24,6 +24,9 @@ package struct Paging: Sendable, Equatable {
     package var reloads: ReloadTally?
     /// `u` found nothing unseen below the selection and waits for the next page to look in it.
     package var unseenSearch: UnseenSearch?
+    /// Pages in a row whose items the rules all hid, each loaded at once for want of anything to
+    /// show (`App.hiddenPagesInARow` at most, then the user's `n` goes on).
+    package var hiddenPages = 0
 
     package init() {}
 

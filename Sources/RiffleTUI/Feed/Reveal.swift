@@ -35,7 +35,13 @@ extension App {
     /// `Reveal.pageLimit` pages were read.
     static func revealIfListed(_ state: inout AppState) -> [Effect] {
         guard let reveal = state.feed.reveal else { return [] }
-        let index = state.list.index
+        var index = state.list.index
+        // A result the rules hide is shown with them (dimmed), rather than looked for in vain.
+        if !state.list.showsHidden, index.hidden.contains(where: { index.keys[$0] == reveal.key }) {
+            ListScreen.refilter(&state) { $0.setShowsHidden(true) }
+            raise(&state, "a rule hides \"\(reveal.title)\": showing what the rules hide", topic: .hidden)
+            index = state.list.index
+        }
         if let row = index.rows.firstIndex(where: { index.keys[$0] == reveal.key }) {
             state.feed.reveal = nil
             select(&state, row)

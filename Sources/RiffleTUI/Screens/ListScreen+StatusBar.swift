@@ -23,6 +23,8 @@ extension ListScreen {
             let unseen = unseenCount(state.feed.reading)
             optional.append(unseen == 0 ? "nothing new" : "\(unseen) new")
         }
+        let hidden = index.hidden.count
+        if hidden > 0 { optional.append(showsHidden ? "\(hidden) hidden shown" : "\(hidden) hidden") }
         if let label = sort.label { optional.append(label) }
         if let watch = state.feed.watch { optional.append("watch \(watch.label)") }
         facts += optional
@@ -47,6 +49,8 @@ extension ListScreen {
         guard !index.rows.isEmpty else { return listed == 0 ? "0 items" : "0 of \(listed) items" }
         let place = min(selection + 1, index.rows.count)
         if isFiltering { return "item \(place)/\(index.rows.count) of \(listed)" }
+        // The feed's total counts what the rules hide: the count listed says what can be reached.
+        if !index.hidden.isEmpty { return "item \(place)/\(listed)" }
         let total = pages.last?.totalItems.map { max($0, listed) } ?? listed
         return "item \(place)/\(total)"
     }

@@ -14,6 +14,10 @@ package struct ListScreen: Sendable, Equatable {
     package private(set) var filter: FilterState?
     /// The order of the list (`s`).
     package private(set) var sort: SortOrder = .feed
+    /// The feed's rules: the items they hide are not listed (`Feed.hide`).
+    package private(set) var hide: [HideRule] = []
+    /// Whether the items the rules hide are listed anyway, dimmed (`H`).
+    package private(set) var showsHidden = false
     /// The highlighted row, an index into `rows` (the items the filter lets through).
     package var selection = 0
     /// The index in `lines` of the first line drawn.
@@ -24,21 +28,23 @@ package struct ListScreen: Sendable, Equatable {
     private struct UnseenKey: Sendable, Equatable {
         var pages: Int
         var seen: Int
+        var hide: [HideRule]
+        var showsHidden: Bool
     }
 
     package init() {}
 
     private func unseenKey(_ reading: ReadingMarks) -> UnseenKey {
-        UnseenKey(pages: pages.revision.count, seen: reading.revision.count)
+        UnseenKey(pages: pages.revision.count, seen: reading.revision.count, hide: hide, showsHidden: showsHidden)
     }
 
     private var indexKey: ListIndex.Key {
-        ListIndex.Key(pages: pages.revision.count, query: filter?.query ?? "", sort: sort)
+        ListIndex.Key(pages: pages.revision.count, query: filter?.query ?? "", sort: sort, hide: hide, showsHidden: showsHidden)
     }
 
     /// Where every loaded item sits: the one kept when it is not stale, else made on the spot.
     package var index: ListIndex {
-        indexCache.value(for: indexKey) ?? ListIndex(pages: pages.all, query: filter?.query ?? "", sort: sort)
+        indexCache.value(for: indexKey) ?? ListIndex(pages: pages.all, query: filter?.query ?? "", sort: sort, hide: hide, showsHidden: showsHidden)
     }
 
     /// Makes the index (and the unseen count) afresh if what they come from changed.
@@ -51,8 +57,8 @@ package struct ListScreen: Sendable, Equatable {
 
     @discardableResult
     private mutating func refreshIndex() -> ListIndex {
-        let (pages, query, sort) = (pages.all, filter?.query ?? "", sort)
-        return indexCache.value(for: indexKey) { ListIndex(pages: pages, query: query, sort: sort) }
+        let (pages, query, sort, hide, showsHidden) = (pages.all, filter?.query ?? "", sort, hide, showsHidden)
+        return indexCache.value(for: indexKey) { ListIndex(pages: pages, query: query, sort: sort, hide: hide, showsHidden: showsHidden) }
     }
 
     /// Whether the index and the unseen count kept are the ones for the pages, filter and order as
@@ -111,6 +117,18 @@ package struct ListScreen: Sendable, Equatable {
         refreshIndex()
     }
 
+    /// Sets the rules that hide items (the open feed's).
+    package mutating func setHide(_ rules: [HideRule]) {
+        hide = rules
+        refreshIndex()
+    }
+
+    /// Lists the items the rules hide (dimmed), or no longer.
+    mutating func setShowsHidden(_ shows: Bool) {
+        showsHidden = shows
+        refreshIndex()
+    }
+
     // MARK: Reading the index
 
     /// Every loaded item, page after page.
@@ -124,6 +142,9 @@ package struct ListScreen: Sendable, Equatable {
 
     /// Whether a non-empty filter hides some items.
     package var isFiltering: Bool { !(filter?.query.isEmpty ?? true) }
+
+    /// How many loaded items (duplicates once) the rules hide, shown or not.
+    package var hiddenCount: Int { index.hidden.count }
 
     /// The index in `items` of the highlighted item.
     package var selectedIndex: Int? {
@@ -203,6 +224,7 @@ extension ListScreen: ScreenContent {
         case .markAllSeen: return App.markAllSeen(&state)
         case .nextUnseen: return App.selectNextUnseen(&state)
         case .sort: changeSort(&state)
+        case .showHidden: toggleHidden(&state)
         case .watch: App.toggleWatch(&state)
         case .feeds: return App.showFeeds(&state)
         case .edit: return App.showFieldPicker(&state)
@@ -249,6 +271,20 @@ extension ListScreen: ScreenContent {
         App.raise(&state, next.label.map { "sorted: \($0)" } ?? "in feed order", topic: .sort)
     }
 
+    /// `H`: the items the rules hide are listed, dimmed, so the user can check what a rule hides; or
+    /// hidden again. The selected item stays selected when it still shows.
+    static func toggleHidden(_ state: inout AppState) {
+        guard !state.list.hide.isEmpty else {
+            App.raise(&state, "no rules hide items of this feed (\"hide\" in feeds.json)", topic: .hidden)
+            return
+        }
+        let shows = !state.list.showsHidden
+        refilter(&state) { $0.setShowsHidden(shows) }
+        let count = state.list.hiddenCount
+        let items = count == 1 ? "1 item" : "\(count) items"
+        App.raise(&state, shows ? "showing \(items) the rules hide, dimmed" : "hiding \(items) again", topic: .hidden)
+    }
+
     /// Changes the filter or the order, keeping the selected item selected when it still shows, else
     /// the first row.
     static func refilter(_ state: inout AppState, _ change: (inout ListScreen) -> Void) {
@@ -270,10 +306,11 @@ extension ListScreen {
         var listView = ListView(items: index.rows.map { index.items[$0] }, lines: index.lines, selection: selection, offset: scrollOffset,
                                 now: state.now, emptyText: emptyText(state), footer: footer(state))
         let reading = state.feed.reading
-        if reading.seen != nil || !reading.arrived.isEmpty || !reading.saved.isEmpty {
+        let dimsHidden = showsHidden && !index.hidden.isEmpty
+        if reading.seen != nil || !reading.arrived.isEmpty || !reading.saved.isEmpty || dimsHidden {
             listView.marks = index.rows.map {
                 ListView.Mark(seen: reading.isSeen(index.keys[$0]) ?? false, arrived: reading.arrived.contains(index.keys[$0]),
-                              saved: reading.isSaved(index.keys[$0]))
+                              saved: reading.isSaved(index.keys[$0]), hidden: dimsHidden && index.hidden.contains($0))
             }
             listView.glyphs = state.settings.marksWithGlyphs
         }
@@ -298,6 +335,15 @@ extension ListScreen {
         if pages.isEmpty {
             if !state.feed.paging.requests.isEmpty { return "loading…" }
             if let failure = state.feed.paging.failure { return "\(failure.message)\n\nr to retry" }
+        }
+        if !isFiltering, !showsHidden, !index.hidden.isEmpty, index.listed.isEmpty {
+            // Every item loaded is hidden: say so, and the ways on (more pages, or showing them).
+            let keys = state.settings.keymap
+            let show = keys.keys(for: .showHidden).first.map { "\(KeyMap.label($0)) shows them" }
+            let next = state.feed.paging.endOfFeed ? nil : keys.keys(for: .nextPage).first.map { "\(KeyMap.label($0)) loads the next page" }
+            let count = index.hidden.count
+            let ways = [show, next].compactMap(\.self).joined(separator: " · ")
+            return (count == 1 ? "the 1 item loaded is hidden by rules" : "all \(count) items loaded are hidden by rules") + (ways.isEmpty ? "" : "\n\n" + ways)
         }
         return isFiltering && !index.items.isEmpty ? "no matches" : "no items"
     }

@@ -49,11 +49,14 @@ package struct ListView: Sendable {
         package var arrived: Bool
         /// Saved for later (`f`): "saved" after the title.
         package var saved: Bool
+        /// Hidden by a rule, listed because `H` shows them: drawn dimmer, "hidden" after the title.
+        package var hidden: Bool
 
-        package init(seen: Bool, arrived: Bool, saved: Bool = false) {
+        package init(seen: Bool, arrived: Bool, saved: Bool = false, hidden: Bool = false) {
             self.seen = seen
             self.arrived = arrived
             self.saved = saved
+            self.hidden = hidden
         }
     }
 
@@ -119,7 +122,8 @@ package struct ListView: Sendable {
     }
 
     func renderRow(_ item: Item, selected: Bool, mark: Mark? = nil, into buffer: inout Buffer, area: Rect) {
-        let seen = mark?.seen == true
+        let hidden = mark?.hidden == true
+        let seen = mark?.seen == true || hidden
         let base = selected ? Style(.selection, bold: true, dim: seen) : seen ? Style(.dim, dim: true) : .normal
         let dim = selected ? Style(.selection, dim: true) : Style(.dim, dim: true)
         buffer.fill(area, style: selected ? Style(.selection) : .normal)
@@ -130,6 +134,10 @@ package struct ListView: Sendable {
         if let site = StoryParts.site(of: item.url), used + 4 < textWidth {
             used += 1
             used += buffer.write("(\(site))", x: area.x + 1 + used, y: area.y, maxWidth: textWidth - used, style: dim)
+        }
+        if hidden, used + 8 < textWidth {
+            used += 1
+            used += buffer.write("hidden", x: area.x + 1 + used, y: area.y, style: selected ? Style(.selection, dim: true) : Style(.placeholder, dim: true))
         }
         if mark?.arrived == true, used + 5 < textWidth {
             used += 1
