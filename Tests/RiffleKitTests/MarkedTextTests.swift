@@ -50,6 +50,14 @@ struct MarkedTextTests {
         #expect(text.text == "␛[2J [1]")
     }
 
+    /// A comment that is only a code block (Hacker News: `<pre><code>  code`) keeps the indentation of
+    /// its first line, as of the others; tabs go to the next stop of 8 columns.
+    @Test func aCodeBlockFirstKeepsItsIndentation() {
+        let text = MarkedText(html: "<pre><code>  leading():\n      body\n\tx = 2</code></pre><p>after</p>", base: nil)
+        #expect(text.text == "  leading():\n      body\n        x = 2\n\nafter")
+        #expect(marked(text, .preformatted) == ["leading():\n      body\n        x = 2"])
+    }
+
     @Test func italicsCodeQuotesAndPreformattedBlocksAreMarked() {
         let html = "<p>I <i>really</i> like <code>jq .</code>, <em>a lot</em></p><blockquote><p>quoted words</p></blockquote>"
             + "<pre><code>  let a = 1\n    let b  = 2\n</code></pre><p>after <a href=\"https://x.example/\"><i>it</i></a></p>"

@@ -310,12 +310,34 @@ package enum HTMLText {
         var anchors: [MarkedText.Anchor] = []
         /// Whether the last thing written was a line break inside `<pre>`.
         var lastBreakWasPreformatted = false
+        /// Whether anything but white space was written yet, and whether the first of it was inside
+        /// `<pre>`: then the spaces before it on its line are its indentation, kept (`run`).
+        var wroteText = false
+        var textStartsPreformatted = false
+        static let tabWidth = 8
+
+        /// The columns written since the last line break (one a scalar).
+        var column: Int {
+            var n = 0
+            for scalar in out.reversed() {
+                if scalar == "\n" { break }
+                n += 1
+            }
+            return n
+        }
 
         init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
         mutating func run() -> String {
             read()
-            return String(out).trimmingSpaces
+            // A text that opens with a code block keeps its first line's indentation.
+            guard textStartsPreformatted else { return String(out).trimmingSpaces }
+            let text = String(out).trimmingSpaces
+            var indent = ""
+            for character in String(out) {
+                if character == "\n" { indent = "" } else if character == " " { indent.append(" ") } else { break }
+            }
+            return indent + text
         }
 
         mutating func read() {
@@ -354,13 +376,19 @@ package enum HTMLText {
                 if preformatted > 0 {
                     flush()
                     lastBreakWasPreformatted = scalar != " " && scalar != "\t" && scalar != "\u{0C}"
-                    append(scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" ? "\n" : scalar == "\r" ? "\n" : " ")
+                    if scalar == "\t" {
+                        // A tab goes to the next tab stop, every 8 columns, as a browser shows it.
+                        for _ in 0..<(Self.tabWidth - column % Self.tabWidth) { append(" ") }
+                    } else {
+                        append(scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" ? "\n" : scalar == "\r" ? "\n" : " ")
+                    }
                 } else {
                     space = true
                 }
             default:
                 flush()
                 lastBreakWasPreformatted = false
+                if !wroteText { wroteText = true; textStartsPreformatted = preformatted > 0 }
                 append(HTMLText.safe(scalar))
             }
         }

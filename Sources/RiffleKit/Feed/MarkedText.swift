@@ -89,6 +89,10 @@ public struct MarkedText: Sendable, Equatable {
         var lower = 0, upper = scalars.count
         while lower < upper, scalars[lower].properties.isWhitespace { lower += 1 }
         while upper > lower, scalars[upper - 1].properties.isWhitespace { upper -= 1 }
+        // A text that opens with a code block keeps its first line's indentation.
+        if marks.contains(where: { $0.kind == .preformatted && $0.range.contains(lower) }) {
+            while lower > 0, scalars[lower - 1] == " " { lower -= 1 }
+        }
         let body = Array(scalars[lower..<upper])
         func trimmed(_ range: Range<Int>) -> Range<Int>? {
             let clamped = max(0, range.lowerBound - lower)..<min(body.count, max(0, range.upperBound - lower))
