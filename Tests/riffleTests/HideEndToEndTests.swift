@@ -83,6 +83,12 @@ struct HideEndToEndTests {
         // n goes past page 2, hidden whole, to page 3
         try session.send("n")
         #expect(await session.waitFor { session.screen().contains("page three story") && session.screen().contains("page 3") }, "\(session.screen())")
+        // The feed list counts unseen what is listed: three of the eight items on disk
+        try session.send("F")
+        // (the feed list's row, not the list's status bar "news · ... · 3 new")
+        #expect(await session.waitFor { session.screen().split(separator: "\n").contains { $0.contains("news ") && $0.contains("3 new") && !$0.contains("·") } },
+                "\(session.screen())")
+        try session.send("q")
         try await DailyEndToEndTests.quit(session)
     }
 }
