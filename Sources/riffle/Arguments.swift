@@ -46,6 +46,7 @@ struct Arguments: Equatable {
     /// Options that are flags, and the commands that accept each.
     static let flagOptions: [String: Set<Command>?] = [
         "--refresh": [.dump, .inspect, .feeds], "--offline": [.dump, .inspect], "--all": [.dump], "--timings": [.dump], "--json": [.cache, .feeds],
+        "--hide": [.dump, .search],
         "--yes": [.cache],
     ]
 

@@ -45,6 +45,9 @@ enum DumpCommand {
         let report = DumpReport(timings: options.timings, progress: isatty(STDERR_FILENO) == 1,
                                 total: options.untilEnd ? nil : options.pages.count, warnings: warnings)
         var output = DumpOutput(format: options.format, fields: options.fields)
+        // Every item unless `--hide` asks for what the browser lists: a script's output does not
+        // change with the rules a reader adds.
+        let hiding = options.hide ? options.feed.hide : []
         let writer = DumpWriter()
         await writer.write(Array(output.header.utf8))
         let filing = DumpFiling(feed: options.feed, name: arguments.positionals[0], cacheDirectory: cacheDirectory, warnings: warnings)
@@ -89,7 +92,7 @@ enum DumpCommand {
                         switch ready.result {
                         case .success(let page):
                             var out = JSONLineWriter()
-                            for item in page.items { output.append(item, to: &out) }
+                            for item in page.items where !hiding.contains(where: { $0.matches(item) }) { output.append(item, to: &out) }
                             await writer.write(out.bytes)
                             // The feed ended here for a reason of riffle's (a page repeating the one before).
                             if let reason = page.endReason { warnings.add(reason) }

@@ -20,6 +20,8 @@ struct DumpOptions {
     var maxAge: Int?
     var concurrency: Int
     var timings: Bool
+    /// `--hide`: leave out what the feed's rules hide, as the browser does; without it, every item.
+    var hide: Bool
 
     /// The fields of a TSV line when `--fields` is absent: what the browser shows of each item.
     static let defaultTSVFields = DumpOutput.Extracted.allCases.map(\.rawValue)
@@ -54,6 +56,7 @@ struct DumpOptions {
         maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
         concurrency = try arguments.integer("--concurrency", in: Limits.concurrency) ?? 4
         timings = arguments.flags.contains("--timings")
+        hide = arguments.flags.contains("--hide")
     }
 
     /// `3`, `2-10`, or `2-` (from page 2 to the feed's end), pages counted from 1, up to `Limits.page`.

@@ -32,10 +32,32 @@ enum SearchCommand {
         do { matches = try await log.search(words, feed: arguments.values["--feed"], order: order, limit: limit) } catch { fail(error.description, status: 1) }
         var output = DumpOutput(format: format, fields: chosen, extracted: false)
         var text = output.header
-        for match in matches { text += output.text(for: item(match)) }
+        let rules = arguments.flags.contains("--hide") ? RulesByFeed() : nil
+        for match in matches where !(rules?.hides(match) ?? false) { text += output.text(for: item(match)) }
         text += output.footer()
         FileHandle.standardOutput.write(Data(text.utf8))
         return 0
+    }
+
+    /// `--hide`: each match's feed's rules, as `riffle NAME` would open it (the feeds file's own rules
+    /// for a feed it no longer knows). The log keeps no item's JSON, so a `.PATH:` rule hides nothing here.
+    final class RulesByFeed {
+        private var rules: [String: [HideRule]] = [:]
+        private let catalogs = try? FeedResolver.Catalogs.load()
+
+        func hides(_ match: ReadingLog.Match) -> Bool {
+            let name = match.feedName ?? match.feedTitle
+            let feedRules = rules[name] ?? {
+                let found = catalogs.flatMap { try? FeedResolver.resolve(name, firstPage: nil, catalogs: $0, environment: [:], forNetwork: false).hide }
+                    ?? catalogs?.user.hide ?? []
+                rules[name] = found
+                return found
+            }()
+            guard !feedRules.isEmpty else { return false }
+            var item = Item(id: match.id, title: match.title, details: [], url: match.link, createdAt: match.createdAt, fields: [:])
+            item.author = match.author
+            return feedRules.contains { $0.matches(item) }
+        }
     }
 
     /// A match as an item whose fields are what `--fields` names.

@@ -46,6 +46,8 @@ enum Usage {
                           name is a dotted path into the item as sent (user.login, .title)
       --refresh           bypass the cache; --offline: the cache only
       --concurrency N     pages fetched at once, 1 to 64 (default 4; output stays in page order)
+      --hide              leave out the items the feed's rules hide (feeds.json's "hide"), as
+                          the browser does; without it every item is printed
       --timings           standard error becomes JSON lines: one per page (failures with an
                           "error" field), then a summary
 
@@ -59,14 +61,15 @@ enum Usage {
       --format, --fields  as for dump (fields: feed, title, url, author, id, time, seen, text)
       --limit N           at most N items (default 100)
       --sort ORDER        newest first (default) or relevance: the best match first
+      --hide              leave out what the rules of each item's feed hide, as for dump
 
     riffle cache:
       --json              info as one JSON object (path, bytes, pages, and per feed id, url,
                           pages, bytes)
       --yes               clear everything without asking (needed when not on a terminal)
 
-    Files: $XDG_CONFIG_HOME/riffle/feeds.json (feeds), config.json beside it (default feed,
-    theme, browser, watch interval, keys).
+    Files: $XDG_CONFIG_HOME/riffle/feeds.json (feeds, rules that hide items), config.json beside
+    it (default feed, theme, browser, watch interval, keys).
     Environment: BROWSER (how `o` opens links: a :-separated list of commands, %s for the URL),
     RIFFLE_PRESETS (a presets file instead of the built-in one), NO_COLOR, XDG_CACHE_HOME,
     XDG_CONFIG_HOME.

@@ -14,7 +14,9 @@ struct OverlayTests {
         let lines = App.view(state).trimmedLines
         #expect(lines.contains(" ┌─ keys ────────────────────────────────────────────────┐"))
         #expect(lines.contains(" │ j ↓ k ↑          move down / up                       │"))
-        #expect(lines.contains(" │ u                next unseen item (loads pages)       │"))
+        // What u and r do on the screens where they mean something else (comments, the feed list).
+        #expect(lines.contains(" │ u                next unseen item; comments: next new │"))
+        #expect(lines.contains(" │ r R              reload page / all; F: the feed / all │"))
         #expect(lines.contains(" │ f                save for later / unsave (F: saved)   │"))
         #expect(lines.contains(" │ /                filter (Enter keep, Esc clear)       │"))
         #expect(lines.contains(" │ any key closes                                        │"))

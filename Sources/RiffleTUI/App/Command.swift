@@ -63,7 +63,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .yankJSON: "copy the JSON (comment: permalink)"
         case .toggleSeen: "mark seen / unseen"
         case .markAllSeen: "mark everything loaded seen"
-        case .nextUnseen: "next unseen item (loads pages)"
+        case .nextUnseen: "next unseen item; comments: next new"
         case .save: "save for later / unsave (F: saved)"
         case .filter: "filter (Enter keep, Esc clear)"
         case .search: "search everything seen"

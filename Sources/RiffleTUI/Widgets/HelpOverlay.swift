@@ -47,7 +47,7 @@ package struct HelpOverlay: Sendable {
         .halfDown: (.halfUp, "half a screen down / up"), .nextPage: (.previousPage, "next / previous page"),
         .nextThread: (.previousThread, "comments: next / previous thread"),
         .comments: (.discussion, "comments / their page in the browser"), .yankLink: (.yankJSON, "copy link / JSON; comment: permalink"),
-        .toggleSeen: (.markAllSeen, "seen or not / all loaded seen"), .reload: (.reloadAll, "reload page (retry) / every page"),
+        .toggleSeen: (.markAllSeen, "seen or not / all loaded seen"), .reload: (.reloadAll, "reload page / all; F: the feed / all"),
     ]
 
     var keysWidth: Int { bindings.map { TextWidth.width(of: $0.label) }.max() ?? 0 }

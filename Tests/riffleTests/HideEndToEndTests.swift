@@ -1,0 +1,94 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// The rules of feeds.json that hide items, through the real binary: dump and search print
+/// everything unless `--hide`, a bad rule is one line, and the browser (in tmux) leaves hidden items
+/// out, counts them and lists them with `H`.
+@Suite("riffle: rules that hide items, end to end", .serialized)
+struct HideEndToEndTests {
+    typealias Home = DailyEndToEndTests.Home
+
+    /// Page 1 of `news`: two items to read, three that rules hide (a word, a site, a field); page 2 all hidden, page 3 one to read.
+    static func server() throws -> HTTPServer {
+        func item(_ id: String, _ title: String, site: String = "example.com", kind: String = "story") -> String {
+            #"{"id": "\#(id)", "title": "\#(title)", "url": "https://\#(site)/\#(id)", "author": "ann", "kind": "\#(kind)"}"#
+        }
+        let pages = [
+            "/news/1": [item("n1", "zeta swift released"), item("n2", "zeta crypto crash"), item("n3", "zeta spam post", site: "www.spam.example"),
+                        item("n4", "zeta hiring now", kind: "job"), item("n5", "zeta rust notes")],
+            "/news/2": [item("n6", "more crypto"), item("n7", "even more crypto")],
+            "/news/3": [item("n8", "page three story")],
+        ]
+        return try HTTPServer { request in .json("[" + (pages[request.path] ?? []).joined(separator: ", ") + "]") }
+    }
+
+    static func feeds(_ server: HTTPServer, rule: String = "site:spam.example") -> String {
+        #"""
+        {"hide": ["crypto"],
+         "feeds": {"news": {"url": "\#(server.baseURL.absoluteString)/news/{page}",
+                            "fields": {"title": "title", "link": "url", "id": "id", "author": "author"},
+                            "hide": ["\#(rule)", ".kind:job"]}}}
+        """#
+    }
+
+    static func titles(_ result: Spawn.Result) -> [String] {
+        result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").last ?? "") }
+    }
+
+    @Test func dumpAndSearchPrintEverythingUnlessHideAndABadRuleIsOneLine() async throws {
+        let home = try Home()
+        let server = try Self.server()
+        defer { server.stop() }
+        try home.write("feeds.json", Self.feeds(server))
+        func run(_ arguments: [String]) async throws -> Spawn.Result {
+            try await RiffleBinary.run(arguments + ["--cache-dir", home.cache.path], environment: ["XDG_CONFIG_HOME": home.config.path])
+        }
+        // dump prints every item; --hide leaves out what the browser leaves out
+        let all = try await run(["dump", "news", "--format", "tsv", "--fields", "title"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(Self.titles(all) == ["zeta swift released", "zeta crypto crash", "zeta spam post", "zeta hiring now", "zeta rust notes"])
+        let shown = try await run(["dump", "news", "--format", "tsv", "--fields", "title", "--hide"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(Self.titles(shown) == ["zeta swift released", "zeta rust notes"])
+        // search finds every item dump filed; --hide applies the rules the log can read (not a field's)
+        let found = try await run(["search", "zeta", "--format", "tsv", "--fields", "title"])
+        #expect(found.status == 0 && Self.titles(found).count == 5, "\(found.stdout)\(found.stderr)")
+        let kept = try await run(["search", "zeta", "--format", "tsv", "--fields", "title", "--hide"])
+        #expect(Set(Self.titles(kept)) == ["zeta swift released", "zeta hiring now", "zeta rust notes"], "\(kept.stdout)\(kept.stderr)")
+        // A bad rule: one line naming the file, the feed and the rule, status 2, nothing printed
+        try home.write("feeds.json", Self.feeds(server, rule: "autor:ann"))
+        let bad = try await run(["dump", "news"])
+        #expect(bad.status == 2 && bad.stdout.isEmpty)
+        #expect(bad.stderr.hasSuffix("feeds.json: feed 'news': field 'hide': 'autor:ann': unknown kind 'autor:' (expected author:NAME, site:DOMAIN, title:WORDS or .PATH:TEXT)\n"),
+                "\(bad.stderr)")
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    }
+
+    @Test func theBrowserLeavesHiddenItemsOutCountsThemAndHListsThem() async throws {
+        let home = try Home()
+        let server = try Self.server()
+        defer { server.stop() }
+        try home.write("feeds.json", Self.feeds(server))
+        let session = try home.session(["news"])
+        // The list holds the two items to read, and the status bar counts the three hidden
+        #expect(await session.waitFor { session.screen().contains("zeta rust notes") && session.screen().contains("3 hidden") }, "\(session.screen())")
+        #expect(!session.screen().contains("zeta crypto crash") && !session.screen().contains("zeta spam post"))
+        // H lists them, marked hidden
+        try session.send("H")
+        #expect(await session.waitFor { session.screen().contains("zeta crypto crash (example.com) hidden") && session.screen().contains("3 hidden shown") },
+                "\(session.screen())")
+        try session.send("H")
+        #expect(await session.waitFor { !session.screen().contains("zeta crypto crash") }, "\(session.screen())")
+        // n goes past page 2, hidden whole, to page 3
+        try session.send("n")
+        #expect(await session.waitFor { session.screen().contains("page three story") && session.screen().contains("page 3") }, "\(session.screen())")
+        // The feed list counts unseen what is listed: three of the eight items on disk
+        try session.send("F")
+        // (the feed list's row, not the list's status bar "news · ... · 3 new")
+        #expect(await session.waitFor { session.screen().split(separator: "\n").contains { $0.contains("news ") && $0.contains("3 new") && !$0.contains("·") } },
+                "\(session.screen())")
+        try session.send("q")
+        try await DailyEndToEndTests.quit(session)
+    }
+}
