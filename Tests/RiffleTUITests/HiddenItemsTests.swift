@@ -142,6 +142,18 @@ struct HiddenItemsTests {
         #expect(Self.loads(state.send(.pageLoaded(Self.page1))) == [])
     }
 
+    @Test func aSearchResultARuleHidesOpensWithTheHiddenItemsShown() {
+        // Given a search result that the feed's rules hide
+        var state = SearchTests.results([SearchTests.match("p1 item 3")])
+        #expect(state.press(.enter) == [.openFeed("demo")])
+        state.send(.feedOpened(title: "demo feed", hasComments: false, hide: [try! HideRule("item 3")]))
+        // When its page arrives, the hidden items are shown and the result is selected and opened
+        state.send(.pageLoaded(Fixture.page(1)))
+        #expect(state.list.showsHidden)
+        #expect(state.detail?.item.title == "p1 item 3")
+        #expect(state.toasts.contains { $0.message == "a rule hides \"p1 item 3\": showing what the rules hide" })
+    }
+
     @Test func theHelpAndTheKeymapNameTheKey() throws {
         let help = HelpOverlay()
         #expect(help.bindings.contains { $0.label == "H" && $0.action == "show / hide what rules hide" })
