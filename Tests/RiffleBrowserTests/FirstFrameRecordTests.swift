@@ -17,14 +17,18 @@ struct FirstFrameRecordTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-first-frame-\(UUID().uuidString)")
     /// Released when the test ends: a server answering `hanging` requests waits for it.
     let release = DispatchSemaphore(value: 0)
+    /// Set when the test wants every request to fail (410). Not `stop()`: a port let go may be taken
+    /// at once by another test's server, which would answer (or hang) in its place.
+    let down = LockedValue(false)
 
     /// A server of one page whose first title is "first story", fresh for an hour; with `hanging`,
     /// answers after the first wait until the test ends (at most 30 s), then fail: nothing is stored
     /// in a folder the test has removed.
     func server(hanging: Bool = false) throws -> HTTPServer {
         let asked = LockedValue(0)
-        let release = release
+        let release = release, down = down
         return try HTTPServer { _ in
+            if down.get() { return .text("gone", status: 410) }
             let count = asked.get() + 1
             asked.set(count)
             if hanging, count > 1 {
@@ -97,7 +101,7 @@ struct FirstFrameRecordTests {
         try await storePage(server)
         // The index says the file answers another request (another URL, other credentials).
         try index().execute("UPDATE entries SET key = ?", [.text(String(repeating: "a", count: 64))])
-        server.stop()
+        down.set(true)
         let terminal = WatchingTerminal(indexPath: indexPath)
         let last = await browse(try loader(server), terminal) { $0.description.contains("page 1 failed") }
         #expect(last != nil, "\(terminal.inner.lastFrame?.description ?? "")")
@@ -133,7 +137,7 @@ struct FirstFrameRecordTests {
         }
         let forged = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "first story", with: "FORGED ITEM").utf8)
         try storage.prepare(forged, folders: folders, name: name, record: record).commit()
-        server.stop()
+        down.set(true)
         let terminal = WatchingTerminal(indexPath: indexPath)
         let last = await browse(try loader(server), terminal) { $0.description.contains("page 1 failed") }
         #expect(last != nil && last?.description.contains("FORGED ITEM") == false, "\(terminal.inner.lastFrame?.description ?? "")")
@@ -152,7 +156,7 @@ struct FirstFrameRecordTests {
         try Data(contentsOf: file).write(to: beside)
         #expect(rename(beside.path, file.path) == 0)
         #expect(try loader(server).peekCachedPage(1) == nil)
-        server.stop()
+        down.set(true)
         let terminal = WatchingTerminal(indexPath: indexPath)
         let last = await browse(try loader(server), terminal) { $0.description.contains("page 1 failed") }
         #expect(last != nil, "\(terminal.inner.lastFrame?.description ?? "")")

@@ -29,11 +29,15 @@ struct IgnoredPageEndToEndTests {
         #expect(result.stdout == (1...30).map { "\($0)\n" }.joined(), "page 1's items, once")
         #expect(result.stderr == "riffle: warning: \(Self.reason)\n")
         #expect(server.requestCount <= 3, "\(server.requests)")
-        // From the cache the end is known: nothing more is asked.
+        // From the cache the end is known: one page at a time, nothing more is asked. With several at
+        // once, a page past the stored ones may be asked for while page 2 is still being read back
+        // (a request on speculation, before the pages ahead have said; CI met it once under load):
+        // one at most, never the run over again.
         let before = server.requestCount
         let again = try await RiffleBinary.dumpIDs(template, cache: cache, extra)
         #expect(again.stdout == result.stdout)
-        #expect(server.requestCount == before, "\(server.requests)")
+        let speculation = extra == ["--all", "--concurrency", "1"] ? 0 : 1
+        #expect(server.requestCount - before <= speculation, "\(server.requests)")
     }
 
     /// `G` goes to the last item (which fetches the next page in the background), then `n` twice.
