@@ -61,7 +61,7 @@ extension Feed {
     /// Whether `query` parameter `name` carries a credential: it is in `secrets`, or, when the feed
     /// gives no `secrets`, its name says so (`isCredentialName`).
     public func isSecretQueryParameter(_ name: String) -> Bool {
-        secrets.map { $0.contains(name) } ?? Self.isCredentialName(name)
+        Self.isSecretQueryParameter(name, secrets: secrets)
     }
 
     /// Whether a query parameter's name reads as a credential: one of its words (split at `_`, `-`,

@@ -51,10 +51,7 @@ extension Feed {
     /// was opened from a URL as riffle shows it, and a request would go without its key.
     package var missingQueryKeys: [String] {
         guard let query = Self.querySpan(template) else { return [] }
-        let names = template[query].split(separator: "&").compactMap { part -> String? in
-            guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == Self.hiddenQueryValue else { return nil }
-            return part[..<equals].removingPercentEncoding ?? String(part[..<equals])
-        }
+        let names = template[query].split(separator: "&").compactMap(Self.hiddenName)
         var unmatched = queryKeys.map(\.name)
         return names.filter { name in
             guard let index = unmatched.firstIndex(of: name) else { return true }
@@ -75,8 +72,8 @@ extension Feed {
         guard let query = Self.querySpan(template) else { return (template, []) }
         var names: [String] = []
         let kept = template[query].split(separator: "&", omittingEmptySubsequences: false).filter { part in
-            guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == Self.hiddenQueryValue else { return true }
-            names.append(part[..<equals].removingPercentEncoding ?? String(part[..<equals]))
+            guard let name = Self.hiddenName(part) else { return true }
+            names.append(name)
             return false
         }
         guard !names.isEmpty else { return (template, []) }
@@ -110,14 +107,14 @@ extension Feed {
     /// `url` with each `name=***` of the feed's keys given its key back, in the order the template
     /// has them: what is sent, to the feed's own origin only (`credentialProcessor`).
     func fillingQueryKeys(_ url: URL) -> URL {
+        // Most feeds have no key: their requests' URLs are not taken apart.
+        guard !queryKeys.isEmpty else { return url }
         let text = url.absoluteString
-        guard !queryKeys.isEmpty, let query = Self.querySpan(text) else { return url }
+        guard let query = Self.querySpan(text) else { return url }
         var left = queryKeys
         let parts = text[query].split(separator: "&", omittingEmptySubsequences: false).map { part -> Substring in
-            guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == Self.hiddenQueryValue else { return part }
-            let name = part[..<equals].removingPercentEncoding ?? String(part[..<equals])
-            guard let index = left.firstIndex(where: { $0.name == name }) else { return part }
-            return part[..<equals] + "=" + left.remove(at: index).written
+            guard let name = Self.hiddenName(part), let index = left.firstIndex(where: { $0.name == name }) else { return part }
+            return part[..<part.firstIndex(of: "=")!] + "=" + left.remove(at: index).written
         }
         return URL(string: text.replacingCharacters(in: query, with: parts.joined(separator: "&"))) ?? url
     }
@@ -130,8 +127,14 @@ extension Feed {
     }
 
     /// Whether parameter `name` carries a credential, by `secrets` when given, else by its name.
-    private static func isSecretQueryParameter(_ name: String, secrets: Set<String>?) -> Bool {
+    static func isSecretQueryParameter(_ name: String, secrets: Set<String>?) -> Bool {
         secrets.map { $0.contains(name) } ?? isCredentialName(name)
+    }
+
+    /// The decoded name of a query part `name=***` (a key riffle hid); nil for any other part.
+    private static func hiddenName(_ part: Substring) -> String? {
+        guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == hiddenQueryValue else { return nil }
+        return part[..<equals].removingPercentEncoding ?? String(part[..<equals])
     }
 
     /// The query of a URL or URL template: after its first `?`, up to its `#`; nil when it has none.
