@@ -19,7 +19,7 @@ enum SearchCommand {
         let format = try DumpOptions.Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
         var chosen = format == .tsv ? defaultTSVFields : fields
         if let list = arguments.values["--fields"] {
-            chosen = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            chosen = try DumpOptions.fieldNames(list)
             if let unknown = chosen.first(where: { !fields.contains($0) }) {
                 throw .init("option --fields: '\(unknown)' is not a search field (\(fields.joined(separator: ", ")))")
             }
