@@ -47,6 +47,15 @@ extension ReadingLog {
             self.seenAt = seenAt
             self.feedName = feedName
         }
+
+        /// Whether one of `rules` hides the item, from what the log keeps of it: its title, author and
+        /// link (the log keeps no item's JSON, so a `.PATH:` rule hides nothing here).
+        package func isHidden(by rules: [HideRule]) -> Bool {
+            guard !rules.isEmpty else { return false }
+            var item = Item(id: id, title: title, details: [], url: link, createdAt: createdAt, fields: [:])
+            item.author = author
+            return rules.contains { $0.matches(item) }
+        }
     }
 
     /// The order of search results.
@@ -89,6 +98,24 @@ extension ReadingLog {
                   id: row[7].text, createdAt: row[8].double.map(Date.init(timeIntervalSince1970:)),
                   listedAt: Date(timeIntervalSince1970: row[9].double ?? 0), seenAt: row[10].double.map(Date.init(timeIntervalSince1970:)),
                   feedName: row[11].text)
+        }
+    }
+
+    /// The matches in `order` up to the `limit`-th one that `counts` (what a search shows when it
+    /// leaves some out, `--hide`), with the ones left out between them: the limit is of what is shown.
+    /// While too few count, the index is asked again for four times as many.
+    package func search(_ words: String, feed: String? = nil, order: Order = .newest, limit: Int = 100,
+                        counting counts: @Sendable (Match) -> Bool) throws(Failure) -> [Match] {
+        var asked = max(1, limit)
+        while true {
+            let found = try search(words, feed: feed, order: order, limit: asked)
+            var counted = 0
+            for (index, match) in found.enumerated() where counts(match) {
+                counted += 1
+                if counted == limit { return Array(found[...index]) }
+            }
+            guard found.count == asked, asked < Int.max / 4 else { return found }
+            asked *= 4
         }
     }
 

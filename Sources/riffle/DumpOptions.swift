@@ -44,11 +44,7 @@ struct DumpOptions {
         }
         format = try Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
         if let list = arguments.values["--fields"] {
-            let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-            guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
-                throw .init("option --fields needs comma-separated field names, got '\(list)'")
-            }
-            fields = names
+            fields = try Self.fieldNames(list)
         } else {
             fields = format == .tsv ? Self.defaultTSVFields : nil
         }
@@ -57,6 +53,20 @@ struct DumpOptions {
         concurrency = try arguments.integer("--concurrency", in: Limits.concurrency) ?? 4
         timings = arguments.flags.contains("--timings")
         hide = arguments.flags.contains("--hide")
+    }
+
+    /// `--fields A,B,C` of `riffle dump` and `riffle search`: names, each once (a name given twice
+    /// would be a key written twice in a JSON object).
+    static func fieldNames(_ list: String) throws(Arguments.UsageError) -> [String] {
+        let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+            throw .init("option --fields needs comma-separated field names, got '\(list)'")
+        }
+        var seen: Set<String> = []
+        if let twice = names.first(where: { !seen.insert($0).inserted }) {
+            throw .init("option --fields names '\(twice)' twice, got '\(list)'")
+        }
+        return names
     }
 
     /// `3`, `2-10`, or `2-` (from page 2 to the feed's end), pages counted from 1, up to `Limits.page`.

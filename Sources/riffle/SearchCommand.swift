@@ -19,7 +19,7 @@ enum SearchCommand {
         let format = try DumpOptions.Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
         var chosen = format == .tsv ? defaultTSVFields : fields
         if let list = arguments.values["--fields"] {
-            chosen = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            chosen = try DumpOptions.fieldNames(list)
             if let unknown = chosen.first(where: { !fields.contains($0) }) {
                 throw .init("option --fields: '\(unknown)' is not a search field (\(fields.joined(separator: ", ")))")
             }
@@ -28,36 +28,22 @@ enum SearchCommand {
         let order: ReadingLog.Order = try arguments.choice("--sort", in: ["newest", "relevance"]) == "relevance" ? .relevance : .newest
         let cacheDirectory = try CacheLocation.checked(arguments, create: false)
         let log = ReadingLog(cacheDirectory: cacheDirectory)
+        let rules = arguments.flags.contains("--hide") ? HideRulesByFeed(catalogs: try? FeedResolver.Catalogs.load()) : nil
         let matches: [ReadingLog.Match]
-        do { matches = try await log.search(words, feed: arguments.values["--feed"], order: order, limit: limit) } catch { fail(error.description, status: 1) }
+        do {
+            if let rules {
+                // The limit is of what is printed: the log is asked again while rules leave out too many.
+                matches = try await log.search(words, feed: arguments.values["--feed"], order: order, limit: limit, counting: { !rules.hides($0) })
+            } else {
+                matches = try await log.search(words, feed: arguments.values["--feed"], order: order, limit: limit)
+            }
+        } catch { fail(error.description, status: 1) }
         var output = DumpOutput(format: format, fields: chosen, extracted: false)
         var text = output.header
-        let rules = arguments.flags.contains("--hide") ? RulesByFeed() : nil
         for match in matches where !(rules?.hides(match) ?? false) { text += output.text(for: item(match)) }
         text += output.footer()
         FileHandle.standardOutput.write(Data(text.utf8))
         return 0
-    }
-
-    /// `--hide`: each match's feed's rules, as `riffle NAME` would open it (the feeds file's own rules
-    /// for a feed it no longer knows). The log keeps no item's JSON, so a `.PATH:` rule hides nothing here.
-    final class RulesByFeed {
-        private var rules: [String: [HideRule]] = [:]
-        private let catalogs = try? FeedResolver.Catalogs.load()
-
-        func hides(_ match: ReadingLog.Match) -> Bool {
-            let name = match.feedName ?? match.feedTitle
-            let feedRules = rules[name] ?? {
-                let found = catalogs.flatMap { try? FeedResolver.resolve(name, firstPage: nil, catalogs: $0, environment: [:], forNetwork: false).hide }
-                    ?? catalogs?.user.hide ?? []
-                rules[name] = found
-                return found
-            }()
-            guard !feedRules.isEmpty else { return false }
-            var item = Item(id: match.id, title: match.title, details: [], url: match.link, createdAt: match.createdAt, fields: [:])
-            item.author = match.author
-            return feedRules.contains { $0.matches(item) }
-        }
     }
 
     /// A match as an item whose fields are what `--fields` names.

@@ -67,6 +67,20 @@ struct DumpExitTests {
         #expect(fixture.server.requestCount == 0)
     }
 
+    /// A field named twice would be a key written twice in each JSON object (`{"id":"0","id":"0"}`):
+    /// `riffle dump` and `riffle search` refuse it in one line naming the field, before any request.
+    @Test func aFieldNamedTwiceIsAUsageErrorNamingIt() async throws {
+        let fixture = try DumpFixture()
+        defer { fixture.cleanUp() }
+        let dump = try await fixture.dump(["--fields", "title, id,id"])
+        #expect(dump.status == 2 && dump.stdout.isEmpty)
+        #expect(dump.stderr.split(separator: "\n").count == 1 && dump.stderr.contains("option --fields names 'id' twice"), "\(dump.stderr)")
+        #expect(fixture.server.requestCount == 0)
+        let search = try await RiffleBinary.run(["search", "word", "--cache-dir", fixture.cache.path, "--fields", "url,url"])
+        #expect(search.status == 2 && search.stdout.isEmpty)
+        #expect(search.stderr.contains("option --fields names 'url' twice"), "\(search.stderr)")
+    }
+
     @Test func aFeedIsRequired() async throws {
         let result = try await RiffleBinary.run(["dump"])
         #expect(result.status == 2)

@@ -65,6 +65,37 @@ struct HideEndToEndTests {
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 
+    @Test func searchLimitCountsWhatIsPrintedWhenRulesHideTheNewest() async throws {
+        // Given a feed whose four newest items a rule hides, and three older ones to read, dumped
+        let now = Int(Date().timeIntervalSince1970)
+        func item(_ id: Int, _ title: String) -> String {
+            #"{"id": "q\#(id)", "title": "\#(title)", "url": "https://example.com/q\#(id)", "created": \#(now - id * 60)}"#
+        }
+        let page = (1...4).map { item($0, "quokka crypto \($0)") } + (5...7).map { item($0, "quokka story \($0)") }
+        let server = try HTTPServer { request in .json(request.path == "/q/1" ? "[" + page.joined(separator: ", ") + "]" : "[]") }
+        defer { server.stop() }
+        let home = try Home()
+        try home.write("feeds.json", #"""
+            {"feeds": {"q": {"url": "\#(server.baseURL.absoluteString)/q/{page}",
+                             "fields": {"title": "title", "link": "url", "id": "id", "time": "created"}, "hide": ["crypto"]}}}
+            """#)
+        func run(_ arguments: [String]) async throws -> Spawn.Result {
+            try await RiffleBinary.run(arguments + ["--cache-dir", home.cache.path], environment: ["XDG_CONFIG_HOME": home.config.path])
+        }
+        let dump = try await run(["dump", "q"])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        // When searching for two with --hide: the two newest items the rules leave, not none
+        let two = try await run(["search", "quokka", "--limit", "2", "--hide", "--format", "tsv", "--fields", "title"])
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect(Self.titles(two) == ["quokka story 5", "quokka story 6"], "\(two.stdout)\(two.stderr)")
+        // More than the rules leave: every one of them, once
+        let many = try await run(["search", "quokka", "--limit", "5", "--hide", "--format", "tsv", "--fields", "title"])
+        #expect(Self.titles(many) == ["quokka story 5", "quokka story 6", "quokka story 7"], "\(many.stdout)\(many.stderr)")
+        // Without --hide the limit is of every item, as before
+        let all = try await run(["search", "quokka", "--limit", "2", "--format", "tsv", "--fields", "title"])
+        #expect(Self.titles(all) == ["quokka crypto 1", "quokka crypto 2"], "\(all.stdout)\(all.stderr)")
+    }
+
     @Test func theBrowserLeavesHiddenItemsOutCountsThemAndHListsThem() async throws {
         let home = try Home()
         let server = try Self.server()
