@@ -237,17 +237,63 @@ extension RiffleError {
         return "\(bytes) bytes"
     }
 
-    /// Collapses text to one printable line (error text may quote a server).
+    /// Collapses text to one printable line (error text may quote a server): a terminal's escape
+    /// sequences are left out whole (`ESC[31mNot found` reads "Not found", not "[31mNot found"), as
+    /// a terminal would not show them; other controls and line breaks become one space.
     static func oneLine(_ text: String, limit: Int = 120) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if out.unicodeScalars.count >= limit { out += "…"; break }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                if !out.hasSuffix(" ") { out += " " }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var count = 0
+        var index = 0
+        while index < scalars.count {
+            if count >= limit { out.append("…"); break }
+            let v = scalars[index].value
+            if v == 0x1B || [0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F].contains(v) {
+                index = afterEscapeSequence(scalars, at: index)
+            } else if v < 0x20 || (0x7F...0x9F).contains(v) {
+                if let last = out.last, last != " " { out.append(" "); count += 1 }
+                index += 1
             } else {
-                out.unicodeScalars.append(scalar)
+                out.append(scalars[index])
+                count += 1
+                index += 1
             }
         }
-        return out.trimmingCharacters(in: .whitespaces)
+        return String(out).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The index just past the escape sequence starting at `start` (ESC, or an 8-bit CSI, OSC, DCS,
+    /// SOS, PM or APC), as ECMA-48 ends it: a CSI at its final byte, a string (OSC, DCS...) at BEL or
+    /// ST (`ESC \`, U+009C), another ESC sequence at its final character; an unfinished one at the end of
+    /// the text or at the first character that cannot be part of it.
+    static func afterEscapeSequence(_ scalars: [Unicode.Scalar], at start: Int) -> Int {
+        var index = start + 1
+        var kind = scalars[start].value
+        if kind == 0x1B {
+            guard index < scalars.count else { return index }
+            switch scalars[index].value {
+            case 0x5B: kind = 0x9B  // ESC [ : CSI
+            case 0x5D, 0x50, 0x58, 0x5E, 0x5F: kind = 0x9D  // ESC ] P X ^ _ : OSC, DCS, SOS, PM, APC
+            default:
+                // ESC, intermediates (space to /), one final character (0 to ~): `ESC c`, `ESC ( B`.
+                while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+                return index < scalars.count && (0x30...0x7E).contains(scalars[index].value) ? index + 1 : index
+            }
+            index += 1
+        }
+        if kind == 0x9B {
+            // Parameters and intermediates (0x20 to 0x3F), then one final byte (@ to ~).
+            while index < scalars.count, (0x20...0x3F).contains(scalars[index].value) { index += 1 }
+            return index < scalars.count && (0x40...0x7E).contains(scalars[index].value) ? index + 1 : index
+        }
+        // A control string: to BEL or ST; an ESC that does not start ST ends it and starts a sequence of its own.
+        while index < scalars.count {
+            switch scalars[index].value {
+            case 0x07, 0x9C: return index + 1
+            case 0x1B: return index + 1 < scalars.count && scalars[index + 1].value == 0x5C ? index + 2 : index
+            default: index += 1
+            }
+        }
+        return index
     }
 }

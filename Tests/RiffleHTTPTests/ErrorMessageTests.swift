@@ -59,6 +59,23 @@ struct ErrorMessageTests {
         }
     }
 
+    /// An error page quoted in a message reads as a terminal would show it: each escape sequence
+    /// (CSI, OSC, DCS, in 7 or 8 bits, ended or not) is left out whole, other controls become a space.
+    @Test(arguments: [
+        ("\u{1B}[31mNot found\u{1B}[0m", "Not found"),
+        ("\u{9B}2Jcleared \u{9B}?25l", "cleared"),
+        ("a\u{1B}]52;c;aGFja2Vk\u{07}b", "ab"),
+        ("a\u{9D}0;title\u{9C}b \u{1B}]0;x\u{1B}\\c", "ab c"),
+        ("\u{1B}P1$r0m\u{1B}\\ok \u{1B}(B\u{1B}=\u{1B}c", "ok"),
+        ("tab\tnew\r\nline\u{07}", "tab new line"),
+        ("cut \u{1B}]0;a title never ended", "cut"),
+        ("an OSC cut by \u{1B}]0;t\u{1B}[1mESC", "an OSC cut by ESC"),
+        ("ends in ESC\u{1B}", "ends in ESC"),
+    ])
+    func anErrorPageIsQuotedWithoutItsEscapeSequences(body: String, quoted: String) {
+        #expect(RiffleError.excerpt(Data(body.utf8)) == quoted)
+    }
+
     /// A body that is not JSON is quoted from where reading stopped, as one printable line of at most
     /// 40 characters; nothing is quoted when the body ended too soon.
     @Test func invalidJSONQuotesTheBodyWhereReadingStopped() {
@@ -66,7 +83,7 @@ struct ErrorMessageTests {
             do { _ = try JSONParser.parse(body); return nil } catch { return RiffleError.invalidJSON(error, in: body).description }
         }
         #expect(message(Data("<html>\r\n<body>\u{1B}[2J Oops</body></html>".utf8))
-                == #"invalid JSON at byte 0: unexpected character near "<html> <body> [2J Oops</body></html>""#)
+                == #"invalid JSON at byte 0: unexpected character near "<html> <body> Oops</body></html>""#)
         #expect(message(Data(("[1, " + String(repeating: "x", count: 60)).utf8))
                 == "invalid JSON at byte 4: unexpected character near \"" + String(repeating: "x", count: 40) + "…\"")
         #expect(message(Data("[1,".utf8)) == "invalid JSON at byte 3: unexpected end of data")

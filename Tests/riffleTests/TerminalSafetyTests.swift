@@ -72,6 +72,8 @@ struct TerminalSafetyTests {
             case "/keys/1": .json(#"{"\u001bc": 1, "\u009b2J": {"a": 1}, "\u202eevil": true}"#)
             case "/links/1": .json(Self.linksJSON)
             case "/fail/1": .text("\u{1B}]52;c;aGFja2Vk\u{07}\u{9B}2J oops", status: 500)
+            // A page as a terminal would show it: red, a window title set, "Not found here".
+            case "/colored/1": .text("\u{1B}[1;31mNot found\u{1B}[0m\u{1B}]0;pwned\u{1B}\\ here\u{1B}(B\u{1B}c", status: 404)
             default: .text("not found", status: 404)
             }
         }
@@ -140,6 +142,14 @@ struct TerminalSafetyTests {
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("riffle: page 1: HTTP 500"), "\(result.stderr)")
         #expect(Self.offenders(result.stderr).isEmpty, "\(Self.offenders(result.stderr)) in \(result.stderr)")
+    }
+
+    /// An error page's escape sequences are left out whole, as a terminal would not show them: the
+    /// line reads as the page would on a terminal, not "[1;31mNot found [0m ]0;pwned".
+    @Test func anErrorBodyReadsWithoutItsEscapeSequences() async throws {
+        let result = try await dump("/colored/{page}", [])
+        #expect(result.status == 1)
+        #expect(result.stderr == "riffle: page 1: HTTP 404 Not Found: Not found here\n", "\(result.stderr)")
     }
 
     @Test func timingsAreJSONLinesOnlyEvenForErrors() async throws {
