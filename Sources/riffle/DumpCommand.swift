@@ -55,7 +55,10 @@ enum DumpCommand {
         let firstRequest = ContinuousClock.now
         var failures = 0
         var done = 0
-        await withTaskGroup(of: Void.self) { group in
+        // A discarding group: a page's task is gone once it ends. A plain group keeps every ended child
+        // (its task and the memory its calls took) until the group is asked for its results, which this
+        // loop never does: 9 KB a page, 1.8 MB at the end of a 200-page dump.
+        await withDiscardingTaskGroup { group in
             var pacing = Pacing(range: options.pages, concurrency: options.concurrency, untilEnd: options.untilEnd)
             func askAllowed() {
                 while let number = pacing.nextToAsk() {

@@ -48,7 +48,7 @@ final class DumpReport {
         var text = pendingWarnings()
         if timings {
             text += "{\"pages\": \(pages), \"errors\": \(errors), \"init_ms\": \(Self.milliseconds(initial)), "
-                + "\"total_ms\": \(Self.milliseconds(total))}\n"
+                + "\"total_ms\": \(Self.milliseconds(total)), \"peak_rss_kb\": \(Self.peakResidentKilobytes())}\n"
         }
         if progress { text = "\r\u{1B}[K" + text }
         write(text)
@@ -66,6 +66,15 @@ final class DumpReport {
         case .revalidated: "revalidated"
         case .stale: "stale"
         }
+    }
+
+    /// The most memory the process has held resident so far, in KB: the kernel's `VmHWM`. Not
+    /// `getrusage`'s `ru_maxrss`, which also counts the memory of the process that started riffle when
+    /// it was started the way `posix_spawn` does (sharing its parent's memory until it runs riffle).
+    static func peakResidentKilobytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
     }
 
     /// Milliseconds with three decimals (microsecond resolution), as JSON number text.

@@ -111,6 +111,11 @@ final class FeedShelf: FeedShelving {
         return summary
     }
 
+    func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool {
+        let rules = HideRulesByFeed(catalogs: try? currentCatalogs())
+        return { rules.hides($0) }
+    }
+
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {
         let feed: Feed
         do { feed = try self.feed(named: name, forNetwork: true) } catch { throw OpenFailure(error.description) }
