@@ -276,9 +276,14 @@ extension BrowserLoop {
                 return update(.notice(loop.services.copy(text) ?? "copied \(what): \(Self.preview(text))"))
             case .search(let query, let order):
                 guard let log else { return update(.searchFailed(query: query, "no reading log to search")) }
+                // As each match's feed's list would: what its rules hide is left out (`H` lists it), and
+                // the limit is of what is listed.
+                let hides: @Sendable (ReadingLog.Match) -> Bool
+                if let shelf = loop.services.shelf { hides = shelf.searchHiding() } else { hides = { _ in false } }
                 log.enqueue(reportingFailure: false) { log in
                     do throws(ReadingLog.Failure) {
-                        mailbox.post(.searched(query: query, try await log.search(query, order: order)))
+                        let matches = try await log.search(query, order: order, counting: { !hides($0) })
+                        mailbox.post(.searched(query: query, matches, hidden: Set(matches.indices.filter { hides(matches[$0]) })))
                     } catch {
                         mailbox.post(.searchFailed(query: query, error.description))
                     }

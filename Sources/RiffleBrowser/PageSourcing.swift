@@ -70,6 +70,9 @@ package protocol FeedShelving: Sendable {
     func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String
     /// Removes a feed from the feeds file, or from the feeds opened before; returns what the toast says.
     func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String
+    /// Whether the rules of a search match's feed hide it, as that feed's list would, from what the
+    /// reading log keeps (`ReadingLog.Match.isHidden(by:)`): the feeds file read once per search.
+    func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool
 }
 
 extension FeedShelving {
@@ -84,6 +87,9 @@ extension FeedShelving {
     package func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String {
         throw OpenFailure("there is no feeds file to remove '\(entry.name)' from")
     }
+
+    /// A shelf without rules hides nothing.
+    package func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool { { _ in false } }
 }
 
 /// A field pick saved in the feeds file.

@@ -14,13 +14,13 @@ struct SearchTests {
                          seenAt: nil, feedName: feedName)
     }
 
-    /// Search results for "item" over the feed list, `matches` in.
-    static func results(_ matches: [ReadingLog.Match]) -> AppState {
+    /// Search results for "item" over the feed list, `matches` in (`hidden`: those the rules of their feeds hide).
+    static func results(_ matches: [ReadingLog.Match], hidden: Set<Int> = []) -> AppState {
         var state = AppState.feedList(size: Size(width: 60, height: 10), now: Fixture.now)
         state.press("S")
         for character in "item" { state.press(.character(character)) }
         state.press(.enter)
-        state.send(.searched(query: "item", matches))
+        state.send(.searched(query: "item", matches, hidden: hidden))
         return state
     }
 
@@ -94,5 +94,43 @@ struct SearchTests {
         var state = Self.results([Self.match(feedName: nil)])
         #expect(state.press(.enter) == [])
         #expect(state.detail?.item.title == "p2 item 3")
+    }
+
+    @Test func matchesTheRulesOfTheirFeedHideAreLeftOutAndHListsThemDimmed() {
+        // Given three matches, the second one hidden by its feed's rules
+        var state = Self.results([Self.match("p1 item 1", hoursAgo: 1), Self.match("p1 item 2", hoursAgo: 2), Self.match(hoursAgo: 3)],
+                                 hidden: [1])
+        // Then the results list the other two, and the status bar counts the hidden one
+        var screen = App.view(state)
+        #expect(!screen.description.contains("p1 item 2"), "\(screen)")
+        #expect(screen.trimmedLines[9].hasPrefix(" match 1/2 · 1 hidden · newest first"), "\(screen)")
+        // When j selects the second one listed (p2 item 3) and H is pressed
+        state.press("j")
+        state.press("H")
+        // Then all three are listed, the hidden one dimmed and marked, the selection still on its match
+        screen = App.view(state)
+        let row = screen.trimmedLines.firstIndex { $0.contains("p1 item 2") }
+        #expect(row.map { screen.trimmedLines[$0].contains("p1 item 2 hidden") && screen[1, $0].style.dim } == true, "\(screen)")
+        #expect(screen.trimmedLines[9].hasPrefix(" match 3/3 · 1 hidden shown · newest first"), "\(screen)")
+        #expect(state.toasts.last?.message == "showing 1 match the rules hide, dimmed")
+        // When H is pressed again, it is left out again, the selection on the same match
+        state.press("H")
+        #expect(!App.view(state).description.contains("p1 item 2"))
+        #expect(App.view(state).trimmedLines[9].hasPrefix(" match 2/2 · 1 hidden"))
+        #expect(state.toasts.last?.message == "hiding 1 match again")
+        // And Enter opens the selected listed match, not the hidden one at that place
+        #expect(state.press(.enter) == [.openFeed("demo")])
+        #expect(state.screens.shown(as: SearchScreen.self)?.opening?.title == "p2 item 3")
+    }
+
+    @Test func resultsTheRulesHideWholeSayHowToSeeThem() {
+        var state = Self.results([Self.match()], hidden: [0])
+        let screen = App.view(state)
+        #expect(screen.description.contains("the 1 match is hidden by rules"), "\(screen)")
+        #expect(screen.description.contains("H shows them"), "\(screen)")
+        // H with nothing hidden says so
+        state.send(.searched(query: "item", [Self.match()]))
+        state.press("H")
+        #expect(state.toasts.last?.message == "the rules hide none of these matches (\"hide\" in feeds.json)")
     }
 }

@@ -111,6 +111,16 @@ struct HideEndToEndTests {
                 "\(session.screen())")
         try session.send("H")
         #expect(await session.waitFor { !session.screen().contains("zeta crypto crash") }, "\(session.screen())")
+        // S leaves out the results the rules of their feed hide, as the list does, and H there lists them
+        try session.send("S")
+        try session.send("-l", "zeta")
+        try session.send("Enter")
+        #expect(await session.waitFor { session.screen().contains("zeta rust notes") && session.screen().contains("· 2 hidden ·") }, "\(session.screen())")
+        #expect(!session.screen().contains("zeta crypto crash") && !session.screen().contains("zeta spam post"), "\(session.screen())")
+        try session.send("H")
+        #expect(await session.waitFor { session.screen().contains("zeta crypto crash") && session.screen().contains("2 hidden shown") }, "\(session.screen())")
+        try session.send("q")
+        #expect(await session.waitFor { session.screen().contains("3 hidden") && !session.screen().contains("search: zeta") }, "\(session.screen())")
         // n goes past page 2, hidden whole, to page 3
         try session.send("n")
         #expect(await session.waitFor { session.screen().contains("page three story") && session.screen().contains("page 3") }, "\(session.screen())")

@@ -39,8 +39,8 @@ package enum Action: Sendable, Equatable {
     /// A `.noteDiscussion` effect was answered: the newest comment's time at the visit before; nil
     /// on a first visit (nothing is new then).
     case discussionNoted(item: String, since: Date?)
-    /// A `.search` effect finished.
-    case searched(query: String, [ReadingLog.Match])
+    /// A `.search` effect finished; `hidden`: the places of the matches the rules of their feeds hide.
+    case searched(query: String, [ReadingLog.Match], hidden: Set<Int> = [])
     /// A `.search` effect failed, saying why in one line.
     case searchFailed(query: String, String)
     /// The feeds to list (`.listFeeds`).

@@ -5,7 +5,8 @@ import RiffleReading
 /// What a search of everything seen found (`S`), from every feed, newest first (`s`: best match
 /// first): j and k move, Enter opens a match in its feed (its pages read until it is listed, from the
 /// disk when stored) and `c` its comments there; the item commands that need no feed (`o`, `y`, `Y`)
-/// act on the match itself.
+/// act on the match itself. What the rules of a match's feed hide is left out, as the list leaves it
+/// out, and `H` lists it, dimmed.
 package struct SearchScreen: Sendable, Equatable {
     /// What was searched for.
     package var query: String
@@ -15,6 +16,10 @@ package struct SearchScreen: Sendable, Equatable {
     package var matches: [ReadingLog.Match]?
     /// Why the search failed, if it did.
     package var failure: String?
+    /// Which of `matches` (their places) the rules of their feeds hide.
+    package var hidden: Set<Int> = []
+    /// Whether those are listed too (`H`), dimmed.
+    package var showsHidden = false
     package var selection = 0
     package var scroll = 0
     /// The match whose feed is being opened (Enter, `c`), handed to that feed's list once it is open.
@@ -26,8 +31,18 @@ package struct SearchScreen: Sendable, Equatable {
         self.order = order
     }
 
-    /// The matches as items the list and the detail can show.
-    package var items: [Item] { (matches ?? []).map(SearchScreen.item) }
+    /// The places in `matches` of the matches listed: all of them while `showsHidden`, else those
+    /// the rules leave.
+    package var rows: [Int] {
+        let all = (matches ?? []).indices
+        return showsHidden || hidden.isEmpty ? Array(all) : all.filter { !hidden.contains($0) }
+    }
+
+    /// The matches listed.
+    package var listed: [ReadingLog.Match] { rows.map { matches![$0] } }
+
+    /// The matches listed as items the list and the detail can show.
+    package var items: [Item] { listed.map(SearchScreen.item) }
 
     /// A match as an item: its feed and author as details, every stored field as its fields.
     static func item(_ match: ReadingLog.Match) -> Item {
@@ -43,10 +58,12 @@ package struct SearchScreen: Sendable, Equatable {
         return item
     }
 
-    /// What a search found, or why it failed, for the results screen when it still waits for them.
-    static func receive(_ matches: [ReadingLog.Match], failure: String?, forQuery query: String, in state: inout AppState) {
+    /// What a search found (`hidden`: the places of the matches the rules of their feeds hide), or why
+    /// it failed, for the results screen when it still waits for them.
+    static func receive(_ matches: [ReadingLog.Match], hidden: Set<Int> = [], failure: String?, forQuery query: String, in state: inout AppState) {
         guard var screen = state.screens.shown(as: SearchScreen.self), screen.query == query else { return }
         screen.matches = matches
+        screen.hidden = hidden.filter { matches.indices.contains($0) }
         screen.failure = failure
         state.screens.shown = .search(screen)
     }
@@ -68,7 +85,7 @@ extension SearchScreen: StackedScreen {
 
     static func press(_ command: Command, in state: inout AppState) -> [Effect]? {
         guard var screen = state.screens.shown(as: SearchScreen.self) else { return nil }
-        let count = screen.matches?.count ?? 0
+        let count = screen.rows.count
         let rows = max(1, App.listRows(for: state.size))
         switch command {
         case .down, .up, .first, .last, .pageDown, .pageUp, .halfDown, .halfUp:
@@ -83,21 +100,48 @@ extension SearchScreen: StackedScreen {
             return []
         case .sort:
             // The same words in the other order, asked afresh: the first `limit` differ by order.
+            let showsHidden = screen.showsHidden
             screen = SearchScreen(query: screen.query, order: screen.order == .newest ? .relevance : .newest)
+            screen.showsHidden = showsHidden
             state.screens.shown = .search(screen)
             return [.search(screen.query, order: screen.order)]
         case .open, .comments:
             return openInFeed(command == .comments ? .comments : .open, screen, &state)
+        case .showHidden:
+            toggleHidden(&screen, &state)
+            state.screens.shown = .search(screen)
+            return []
         default:
             return nil
         }
+    }
+
+    /// `H`: the matches the rules hide are listed, dimmed, or left out again, as on the list. The
+    /// selected match stays selected when it still shows, else the next one that does.
+    static func toggleHidden(_ screen: inout SearchScreen, _ state: inout AppState) {
+        guard !screen.hidden.isEmpty else {
+            App.raise(&state, screen.matches == nil ? "still searching" : "the rules hide none of these matches (\"hide\" in feeds.json)",
+                      topic: .hidden)
+            return
+        }
+        let selected = screen.rows[safe: screen.selection]
+        screen.showsHidden.toggle()
+        let rows = screen.rows
+        screen.selection = selected.map { selected in rows.firstIndex { $0 >= selected } ?? rows.count - 1 } ?? 0
+        screen.selection = max(0, screen.selection)
+        let rowsOnScreen = max(1, App.listRows(for: state.size))
+        screen.scroll = min(screen.scroll, screen.selection)
+        if screen.selection >= screen.scroll + rowsOnScreen { screen.scroll = screen.selection - rowsOnScreen + 1 }
+        let count = screen.hidden.count
+        let matches = count == 1 ? "1 match" : "\(count) matches"
+        App.raise(&state, screen.showsHidden ? "showing \(matches) the rules hide, dimmed" : "hiding \(matches) again", topic: .hidden)
     }
 
     /// Enter and `c`: opens the match's feed and reveals the match there. A match whose feed the
     /// reading log cannot open again (filed before feeds were noted) shows its own fields on Enter.
     static func openInFeed(_ then: Reveal.Then, _ screen: SearchScreen, _ state: inout AppState) -> [Effect] {
         var screen = screen
-        guard let match = screen.matches?[safe: screen.selection] else { return [] }
+        guard let match = screen.listed[safe: screen.selection] else { return [] }
         guard let name = match.feedName else {
             if then == .open {
                 state.screens.push(.item(ItemScreen(item: item(match), isInOpenFeed: false)))
@@ -118,15 +162,25 @@ extension SearchScreen: StackedScreen {
         let area = buffer.area
         Header(title: "search: \(query)", hint: "q back").render(into: &buffer, area: Rect(x: 0, y: 0, width: area.width, height: 1))
         let rect = App.listArea(for: state.size)
-        let empty = matches == nil ? "searching…" : failure ?? "nothing seen matches \"\(query)\""
+        let rows = rows
+        var empty = matches == nil ? "searching…" : failure ?? "nothing seen matches \"\(query)\""
+        if rows.isEmpty, !hidden.isEmpty {
+            let show = state.settings.keymap.keys(for: .showHidden).first.map { "\n\n\(KeyMap.label($0)) shows them" } ?? ""
+            empty = (hidden.count == 1 ? "the 1 match is hidden by rules" : "all \(hidden.count) matches are hidden by rules") + show
+        }
         var view = ListView(items: items, selection: selection, offset: scroll, now: state.now, emptyText: empty)
-        view.marks = (matches ?? []).map { ListView.Mark(seen: $0.seenAt != nil, arrived: false) }
+        view.marks = rows.map { ListView.Mark(seen: matches![$0].seenAt != nil, arrived: false, hidden: showsHidden && hidden.contains($0)) }
         view.glyphs = state.settings.marksWithGlyphs
         view.render(into: &buffer, area: rect)
-        let count = matches?.count ?? 0
+        let count = rows.count
         let sorted = order == .newest ? "newest first" : "best match first"
-        let facts = matches == nil ? ["searching", sorted]
-            : [count == 0 ? "no matches" : "match \(selection + 1)/\(count)", sorted, "every feed, offline", "Enter opens in its feed · c comments · s order"]
-        StatusBar(facts: facts, dropOrder: [3, 2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
+        var facts = [count == 0 ? "no matches" : "match \(selection + 1)/\(count)"]
+        if !hidden.isEmpty { facts.append(showsHidden ? "\(hidden.count) hidden shown" : "\(hidden.count) hidden") }
+        facts += [sorted, "every feed, offline", "Enter opens in its feed · c comments · s order"]
+        // Short of space: the hints, then "every feed", then the order, then the hidden count.
+        let last = facts.count - 1
+        let dropOrder = matches == nil ? [1] : Array((1...last).reversed())
+        if matches == nil { facts = ["searching", sorted] }
+        StatusBar(facts: facts, dropOrder: dropOrder).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 }
