@@ -28,7 +28,10 @@ enum BrowseCommand {
         // has feeds, else the demo.
         var feed: Feed?
         var feedName = arguments.positionals.first ?? config.feed
-        if let name = arguments.positionals.first {
+        if let name = feedName, DemoFeedCommand.isBuiltIn(name, environment: environment) {
+            // `riffle demo`: opened as the feed list opens it, its server started by the shelf.
+            feed = nil
+        } else if let name = arguments.positionals.first {
             feed = try FeedResolver.resolve(name, firstPage: firstPage, forNetwork: true)
         } else if let name = config.feed {
             // A feed config.json names is config.json's mistake when it is wrong: the message says where to fix it.

@@ -33,9 +33,10 @@ struct DumpOptions {
         }
         let refresh = arguments.flags.contains("--refresh"), offline = arguments.flags.contains("--offline")
         guard !(refresh && offline) else { throw .init("--refresh and --offline cannot be used together") }
+        let cacheOnly = offline && !DemoFeedCommand.isBuiltIn(arguments.positionals[0])
         // Only the network needs a feed's credentials: `--offline` reads the cache without them.
         feed = try FeedResolver.resolve(arguments.positionals[0], firstPage: arguments.integer("--first-page", in: Limits.firstPage),
-                                        forNetwork: !offline)
+                                        forNetwork: !cacheOnly)
         if arguments.flags.contains("--all") {
             guard arguments.values["--pages"] == nil else { throw .init("--all and --pages cannot be used together") }
             (pages, untilEnd) = (Limits.page, true)
@@ -48,7 +49,7 @@ struct DumpOptions {
         } else {
             fields = format == .tsv ? Self.defaultTSVFields : nil
         }
-        policy = refresh ? .reloadIgnoringCache : offline ? .returnCacheDontLoad : .returnCacheElseLoad
+        policy = refresh ? .reloadIgnoringCache : cacheOnly ? .returnCacheDontLoad : .returnCacheElseLoad
         maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
         concurrency = try arguments.integer("--concurrency", in: Limits.concurrency) ?? 4
         timings = arguments.flags.contains("--timings")

@@ -37,6 +37,10 @@ enum FeedResolver {
     ///   then the environment variables its requests need may be unset.
     static func resolve(_ argument: String, firstPage: Int?, forNetwork: Bool = true) throws(Arguments.UsageError) -> Feed {
         let environment = ProcessInfo.processInfo.environment
+        // The name the browser's feed list gives the built-in demo opens it here too (`riffle dump demo`).
+        if DemoFeedCommand.isBuiltIn(argument, environment: environment) {
+            return try DemoFeedCommand.feed(firstPage: firstPage, forNetwork: forNetwork)
+        }
         // A URL needs the catalogs only for what the feeds file keeps of it (a field pick): with no
         // feeds file, the presets are not parsed, which was a sixth of a cached first frame's work.
         if isTemplate(argument), !FileManager.default.fileExists(atPath: FeedsFileLocation.resolve(environment: environment).path) {

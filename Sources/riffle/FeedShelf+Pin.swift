@@ -10,11 +10,12 @@ extension FeedShelf {
     /// Picking "automatic" takes the part out of the entry's `fields` (or, when its preset names the
     /// part, writes `null` there, so it is found again).
     func pin(_ pick: FieldPick, feed: Feed?, openedAs name: String) throws(OpenFailure) -> PinnedFields {
-        guard name != Self.demoName else {
-            throw OpenFailure("the demo feed is not kept in feeds.json; open a feed by its URL to keep what you pick")
-        }
         let catalogs: FeedResolver.Catalogs
         do { catalogs = try FeedResolver.Catalogs.load(environment: environment) } catch { throw OpenFailure(error.description) }
+        // The built-in demo; a feed the file calls `demo` is the file's, and opens in its place.
+        guard name != Self.demoName || catalogs.user[name] != nil else {
+            throw OpenFailure("the demo feed is not kept in feeds.json; open a feed by its URL to keep what you pick")
+        }
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)
         let firstPage = feed.flatMap { if case .pageNumber(let first) = $0.pagination.style { first } else { nil } }
         let existing = catalogs.user[name] ?? catalogs.user.saved(name, firstPage: FeedResolver.isTemplate(name) ? firstPage : nil)

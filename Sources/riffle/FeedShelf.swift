@@ -149,10 +149,10 @@ final class FeedShelf: FeedShelving {
 
     /// The feed called `name`: the demo (started on first use), or what `riffle NAME` would open.
     func feed(named name: String, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
-        guard name == Self.demoName else {
+        guard name == Self.demoName, (try? currentCatalogs())?.user[name] == nil else {
             return try FeedResolver.resolve(name, firstPage: nil, catalogs: currentCatalogs(), environment: environment, forNetwork: forNetwork)
         }
-        guard forNetwork else { return try Self.demoFeed(template: "http://127.0.0.1/api/items?page={page}") }
+        guard forNetwork else { return try Self.demoFeed(template: Self.offlineDemoTemplate) }
         let template = try demo.withLock { server throws(Arguments.UsageError) -> String in
             if let server { return server.template }
             do {
@@ -178,6 +178,9 @@ final class FeedShelf: FeedShelving {
         catalogs.withLock { $0 = (stamp, read) }
         return read
     }
+
+    /// The demo feed's template when it is only named (its pages cleared or described), without a server.
+    static let offlineDemoTemplate = "http://127.0.0.1/api/items?page={page}"
 
     /// The demo feed on `template`; its pages are filed under one name whatever the port.
     static func demoFeed(template: String) throws(Arguments.UsageError) -> Feed {

@@ -14,8 +14,9 @@ enum InspectCommand {
         }
         let refresh = arguments.flags.contains("--refresh"), offline = arguments.flags.contains("--offline")
         guard !(refresh && offline) else { throw .init("--refresh and --offline cannot be used together") }
+        let cacheOnly = offline && !DemoFeedCommand.isBuiltIn(arguments.positionals[0])
         let feed = try FeedResolver.resolve(arguments.positionals[0], firstPage: arguments.integer("--first-page", in: Limits.firstPage),
-                                            forNetwork: !offline)
+                                            forNetwork: !cacheOnly)
         let maxAge = try arguments.integer("--max-age", in: Limits.maxAge)
         let cacheDirectory = try CacheLocation.checked(arguments, create: true)
         let warnings = DumpWarnings()
@@ -23,7 +24,7 @@ enum InspectCommand {
         configuration.log = { warnings.add($0) }
         let loader = PageLoader(feed: feed, cache: Network.cache(cacheDirectory, log: configuration.log),
                                 client: Network.client(for: feed, transport: Network.transport()), configuration: configuration)
-        let policy: CachePolicy = refresh ? .reloadIgnoringCache : offline ? .returnCacheDontLoad : .returnCacheElseLoad
+        let policy: CachePolicy = refresh ? .reloadIgnoringCache : cacheOnly ? .returnCacheDontLoad : .returnCacheElseLoad
         let page: Page
         do throws(FeedError) {
             page = try await MaxAge.load(1, policy: policy, maxAge: maxAge, loader: loader)

@@ -8,7 +8,8 @@ enum Usage {
       riffle                      config.json's feed, else the feed list when feeds.json has feeds,
                                   else the built-in demo feed (offline, on 127.0.0.1)
       riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
-                                  github:OWNER/REPO, reddit:NAME, ...) or a name from feeds.json
+                                  github:OWNER/REPO, reddit:NAME, ...), a name from feeds.json,
+                                  or demo (the built-in demo feed, to every command)
       riffle feeds                list the presets and the feeds file's feeds
       riffle feeds --refresh      page 1 of each feed you read revalidated: what is new in each
                                   (--json: as a JSON array)
