@@ -59,7 +59,8 @@ enum DumpCommand {
         // (its task and the memory its calls took) until the group is asked for its results, which this
         // loop never does: 9 KB a page, 1.8 MB at the end of a 200-page dump.
         await withDiscardingTaskGroup { group in
-            var pacing = Pacing(range: options.pages, concurrency: options.concurrency, untilEnd: options.untilEnd)
+            var pacing = Pacing(range: options.pages, concurrency: options.concurrency, untilEnd: options.untilEnd,
+                                sequential: options.feed.pagination.isSequential)
             func askAllowed() {
                 while let number = pacing.nextToAsk() {
                     group.addTask {
@@ -110,9 +111,9 @@ enum DumpCommand {
                 if writer.failure != nil { break }
                 // Pages asked for past the end are not printed; nothing waits for them.
                 if pacing.ended {
-                    if let (pages, error) = pacing.unasked {
+                    if let (pages, reason) = pacing.unasked {
                         let which = pages.count == 1 ? "page \(pages.lowerBound) was" : "pages \(pages.lowerBound)-\(pages.upperBound) were"
-                        warnings.add("\(which) not asked for: \(error)")
+                        warnings.add("\(which) not asked for: \(reason)")
                     }
                     break
                 }
@@ -144,6 +145,10 @@ enum DumpCommand {
         let range: ClosedRange<Int>
         let concurrency: Int
         let untilEnd: Bool
+        /// Whether each page's URL comes from the page before (a `Link` header, a cursor): past a page
+        /// that failed, the next one cannot be found, and asking for it would only ask for the failed
+        /// one again.
+        let sequential: Bool
         /// Pages asked for so far, from `range.lowerBound`.
         private(set) var asked = 0
         /// Pages printed (or reported failed) so far, in order.
@@ -156,12 +161,13 @@ enum DumpCommand {
         /// The feed ended (or, in an open range, a page failed): nothing more is asked or printed.
         private(set) var ended = false
         /// The pages of the range left out because the host could not be reached, and why.
-        private(set) var unasked: (pages: ClosedRange<Int>, because: FeedError)?
+        private(set) var unasked: (pages: ClosedRange<Int>, because: String)?
 
-        init(range: ClosedRange<Int>, concurrency: Int, untilEnd: Bool) {
+        init(range: ClosedRange<Int>, concurrency: Int, untilEnd: Bool, sequential: Bool = false) {
             self.range = range
             self.concurrency = max(1, concurrency)
             self.untilEnd = untilEnd
+            self.sequential = sequential
         }
 
         /// The page to print next.
@@ -195,7 +201,12 @@ enum DumpCommand {
             case .failure where untilEnd: ended = true
             case .failure(let error) where Self.everyPageWouldFail(error):
                 ended = true
-                if printedCount < range.count { unasked = (nextToPrint...range.upperBound, error) }
+                if printedCount < range.count { unasked = (nextToPrint...range.upperBound, error.description) }
+            case .failure where sequential:
+                ended = true
+                if printedCount < range.count {
+                    unasked = (nextToPrint...range.upperBound, "each page's link is in the page before, and page \(nextToPrint - 1) failed")
+                }
             case .success, .failure: if continuing == printedCount - 1 { continuing += 1 }
             }
             if printedCount == range.count { ended = true }

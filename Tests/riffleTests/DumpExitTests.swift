@@ -32,6 +32,33 @@ struct DumpExitTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A feed whose pages link one to the next (`Link: rel="next"`, as GitHub's): past a page that
+    /// failed, the next cannot be found. The dump says so in one line and stops, where it asked for the
+    /// failed page again for each page after it and printed each as failing with its error.
+    @Test func aFailedPageEndsADumpOfPagesThatLinkOneToTheNext() async throws {
+        let server = try HTTPServer { request in
+            switch request.path {
+            case "/p/1": .json(#"[{"id": "a", "title": "first"}]"#, headers: [("Link", #"</p/2>; rel="next""#)])
+            case "/p/2": .text("down", status: 500)
+            default: .json(#"[{"id": "z", "title": "never"}]"#, headers: [("Link", #"</p/9>; rel="next""#)])
+            }
+        }
+        defer { server.stop() }
+        let home = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appending(path: "riffle"), withIntermediateDirectories: true)
+        let feeds = #"{"feeds": {"chain": {"url": "\#(server.baseURL.absoluteString)/p/1", "pagination": {"style": "link"}}}}"#
+        try Data(feeds.utf8).write(to: home.appending(path: "riffle/feeds.json"))
+        let result = try await RiffleBinary.run(["dump", "chain", "--pages", "1-5", "--cache-dir", home.appending(path: "cache").path,
+                                                 "--format", "tsv", "--fields", "id"], environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == "a\n")
+        #expect(result.stderr.split(separator: "\n") == [
+            "riffle: page 2: HTTP 500 Internal Server Error: down",
+            "riffle: warning: pages 3-5 were not asked for: each page's link is in the page before, and page 2 failed",
+        ], "\(result.stderr)")
+    }
+
     /// An answer that is not JSON says what it holds where reading stopped: a web page (a sign-in
     /// form, a proxy's notice, the site instead of its API) is seen to be one, on one line.
     @Test func anAnswerThatIsNotJSONSaysWhatItHolds() async throws {
