@@ -56,6 +56,9 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line for a person: what failed and where, never a credential.
     public var description: String {
         switch self {
+        // A connection made and then broken (a body shorter than announced, a reset mid-answer): the
+        // server is there, so not "could not connect".
+        case .cannotConnect(let host, Self.connectionLostReason): "lost the connection to \(host)"
         case .cannotConnect(let host, let reason): "could not connect to \(host) (\(reason))"
         case .dnsFailure(let host): "could not resolve \(host)"
         case .offline: "offline: no network connection"

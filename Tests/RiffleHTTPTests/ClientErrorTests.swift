@@ -88,6 +88,15 @@ struct ClientErrorTests {
         #expect(error?.description.hasPrefix("HTTP 410 Gone: gone") == true)
     }
 
+    /// A connection that broke mid-answer (a body shorter than announced, an empty reply, a reset) was
+    /// made: the message says it was lost, never "could not connect", which reads as a server that is down.
+    @Test func aConnectionLostMidAnswerSaysSo() {
+        let url = URL(string: "https://feeds.example.org:8443/x")!
+        for code: Int32 in [18, 52, 56] {
+            #expect(RiffleError.curl(code: code, osError: 104, detail: "", url: url).description == "lost the connection to feeds.example.org:8443")
+        }
+    }
+
     @Test func libcurlFailuresMapToOneErrorForEveryHost() {
         let url = URL(string: "https://nowhere.invalid:8443/x")!
         let map = { (code: Int32, errno: Int32) in RiffleError.curl(code: code, osError: errno, detail: "", url: url) }
