@@ -43,6 +43,13 @@ enum SearchCommand {
         for match in matches where !(rules?.hides(match) ?? false) { text += output.text(for: item(match)) }
         text += output.footer()
         FileHandle.standardOutput.write(Data(text.utf8))
+        if let unapplied = rules?.fieldRules, !unapplied.isEmpty {
+            // Said rather than left to look applied: search reads the reading log, which keeps no item's JSON.
+            let listed = unapplied.map { "'\($0)'" }.joined(separator: ", ")
+            let (reads, it) = unapplied.count == 1 ? ("reads", "it hides") : ("read", "they hide")
+            StandardError.message("--hide: \(listed) \(reads) a field of the item's JSON, which search does not keep, so \(it) nothing here "
+                + "(riffle dump --hide applies \(unapplied.count == 1 ? "it" : "them"))")
+        }
         return 0
     }
 

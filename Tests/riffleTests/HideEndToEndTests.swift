@@ -56,6 +56,10 @@ struct HideEndToEndTests {
         #expect(found.status == 0 && Self.titles(found).count == 5, "\(found.stdout)\(found.stderr)")
         let kept = try await run(["search", "zeta", "--format", "tsv", "--fields", "title", "--hide"])
         #expect(Set(Self.titles(kept)) == ["zeta swift released", "zeta hiring now", "zeta rust notes"], "\(kept.stdout)\(kept.stderr)")
+        // and says, in one line, which rule it could not apply, rather than seem to
+        #expect(kept.stderr == "riffle: --hide: '.kind:job' reads a field of the item's JSON, which search does not keep, so it hides nothing here "
+                + "(riffle dump --hide applies it)\n", "\(kept.stderr)")
+        #expect(found.stderr.isEmpty && shown.stderr.isEmpty, "\(found.stderr)\(shown.stderr)")
         // A bad rule: one line naming the file, the feed and the rule, status 2, nothing printed
         try home.write("feeds.json", Self.feeds(server, rule: "autor:ann"))
         let bad = try await run(["dump", "news"])
@@ -88,6 +92,7 @@ struct HideEndToEndTests {
         let two = try await run(["search", "quokka", "--limit", "2", "--hide", "--format", "tsv", "--fields", "title"])
         #expect(two.status == 0, "\(two.stderr)")
         #expect(Self.titles(two) == ["quokka story 5", "quokka story 6"], "\(two.stdout)\(two.stderr)")
+        #expect(two.stderr.isEmpty, "no field rule, nothing to say: \(two.stderr)")
         // More than the rules leave: every one of them, once
         let many = try await run(["search", "quokka", "--limit", "5", "--hide", "--format", "tsv", "--fields", "title"])
         #expect(Self.titles(many) == ["quokka story 5", "quokka story 6", "quokka story 7"], "\(many.stdout)\(many.stderr)")

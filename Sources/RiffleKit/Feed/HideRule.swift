@@ -86,6 +86,12 @@ public struct HideRule: Sendable, Hashable, CustomStringConvertible {
         self.text = value
     }
 
+    /// Whether the rule reads a field of the item's JSON (`.PATH:TEXT`), which only the item as the
+    /// server sent it holds (not the reading log's copy, which `riffle search` reads).
+    public var readsField: Bool {
+        if case .field = target { true } else { false }
+    }
+
     /// Whether the rule hides `item`.
     public func matches(_ item: Item) -> Bool {
         switch target {
