@@ -80,16 +80,18 @@ enum FeedsCommand {
         let replaced = catalogs.presets.definitions.filter { catalogs.user[$0.name] != nil }.map(\.name)
         var text = "Presets:\n" + table(FeedCatalog(definitions: catalogs.presets.definitions.filter { !replaced.contains($0.name) }))
         if !replaced.isEmpty { text += "  (\(replaced.joined(separator: ", ")): your feeds file's, below)\n" }
-        text += "\nFeeds file \(catalogs.userFile):\n"
+        text += "\nFeeds file \(TerminalSafe.text(catalogs.userFile)):\n"
         text += catalogs.user.definitions.isEmpty ? "  (none; see README, \"Feeds and presets\")\n" : table(catalogs.user)
         return text + "\nOpen one with: riffle NAME (or NAME:ARGUMENT); add one with: riffle add NAME FEED\n"
     }
 
     private static func table(_ catalog: FeedCatalog) -> String {
-        let width = catalog.definitions.map(\.usage.count).max() ?? 0
-        return catalog.definitions.map { definition in
-            let padding = String(repeating: " ", count: width - definition.usage.count)
-            return "  \(definition.usage)\(padding)  \(TerminalSafe.text(definition.description))\n"
+        // A name as the feeds file spells it, which `riffle add` never writes but an editor may.
+        let names = catalog.definitions.map { TerminalSafe.text($0.usage) }
+        let width = names.map(\.count).max() ?? 0
+        return zip(catalog.definitions, names).map { definition, name in
+            let padding = String(repeating: " ", count: width - name.count)
+            return "  \(name)\(padding)  \(TerminalSafe.text(definition.description))\n"
                 + "  \(String(repeating: " ", count: width))  \(TerminalSafe.text(Feed.hidingCredentials(definition.template)))\n"
         }.joined()
     }

@@ -173,6 +173,20 @@ struct TerminalSafetyTests {
         #expect((objects[0]["error"] as? String)?.contains("--pages") == true, "\(result.stderr)")
     }
 
+    /// A feeds file edited by hand (or copied from elsewhere) may name a feed with an escape sequence,
+    /// which `riffle add` never writes: `riffle feeds` shows it as the browser's list does.
+    @Test func feedsListsAFeedsFilesNamesSafely() async throws {
+        defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.createDirectory(at: cache.appending(path: "riffle"), withIntermediateDirectories: true)
+        try Data(#"{"feeds": {"x\u001b[2J": "hn", "y": "\#(server.baseURL.absoluteString)/items/{page}"}}"#.utf8)
+            .write(to: cache.appending(path: "riffle/feeds.json"))
+        let result = try await RiffleBinary.run(["feeds"], environment: ["XDG_CONFIG_HOME": cache.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.offenders(result.stdout).isEmpty, "\(Self.offenders(result.stdout)) in \(result.stdout)")
+        #expect(result.stdout.contains("\n  x␛[2J  Hacker News"), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  y      \n"), "the names line up: \(result.stdout)")
+    }
+
     @Test func theCommandLineEchoedInAnErrorIsShownSafely() async throws {
         defer { server.stop(); try? FileManager.default.removeItem(at: cache) }
         let result = try await RiffleBinary.run(["dump", "no-such-feed\u{1B}]0;x\u{07}\u{9B}"])
