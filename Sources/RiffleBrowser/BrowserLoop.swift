@@ -344,6 +344,18 @@ extension BrowserLoop {
                 } catch {
                     return update(.notice(error.description))
                 }
+            case .addHideRule(let rule):
+                // The file first: what is hidden is what a restart hides.
+                guard let opened = feed, let name = opened.reference?.name, let shelf = loop.services.shelf else {
+                    return update(.notice("this feed has no entry to keep the rule in"))
+                }
+                do throws(OpenFailure) {
+                    let (rules, message) = try shelf.addHideRule(rule, feed: opened.feed, openedAs: name)
+                    feed?.feed?.hide = rules
+                    return update(.hideRulesChanged(rules, message: message))
+                } catch {
+                    return update(.notice(error.description))
+                }
             case .openFeed(let name):
                 guard let shelf = loop.services.shelf else { return [] }
                 do throws(OpenFailure) {

@@ -70,6 +70,9 @@ package protocol FeedShelving: Sendable {
     func rename(_ entry: FeedEntry, to name: String) async throws(OpenFailure) -> String
     /// Removes a feed from the feeds file, or from the feeds opened before; returns what the toast says.
     func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String
+    /// Adds `rule` to the `hide` of the feeds file's entry for `feed`, opened as `name`; returns the
+    /// feed's rules now (the file's own first) and what the toast says.
+    func addHideRule(_ rule: HideRule, feed: Feed?, openedAs name: String) throws(OpenFailure) -> (rules: [HideRule], message: String)
     /// Whether the rules of a search match's feed hide it, as that feed's list would, from what the
     /// reading log keeps (`ReadingLog.Match.isHidden(by:)`): the feeds file read once per search.
     func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool
@@ -86,6 +89,10 @@ extension FeedShelving {
 
     package func remove(_ entry: FeedEntry) async throws(OpenFailure) -> String {
         throw OpenFailure("there is no feeds file to remove '\(entry.name)' from")
+    }
+
+    package func addHideRule(_ rule: HideRule, feed: Feed?, openedAs name: String) throws(OpenFailure) -> (rules: [HideRule], message: String) {
+        throw OpenFailure("there is no feeds file to keep the rule in")
     }
 
     /// A shelf without rules hides nothing.

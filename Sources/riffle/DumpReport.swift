@@ -68,19 +68,51 @@ final class DumpReport {
         }
     }
 
-    /// The most memory the process has held resident so far, in KB: the kernel's `VmHWM`. Not
-    /// `getrusage`'s `ru_maxrss`, which also counts the memory of the process that started riffle when
-    /// it was started the way `posix_spawn` does (sharing its parent's memory until it runs riffle).
+    /// The most memory the process has held resident so far, in KB: the kernel's `VmHWM`; 0 where
+    /// there is no `/proc`. Not `getrusage`'s `ru_maxrss`, which also counts the memory of the process
+    /// that started riffle when it was started the way `posix_spawn` does (sharing its parent's memory
+    /// until it runs riffle). Read with `read(2)`: Foundation's file reading would bring code into
+    /// memory that the figure would then count.
     static func peakResidentKilobytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
-        return Int(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
+        let file = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return 0 }
+        defer { close(file) }
+        var status = [UInt8](repeating: 0, count: 8192)
+        let count = read(file, &status, status.count)
+        return count > 0 ? kilobytes(of: "VmHWM", in: status[..<count]) ?? 0 : 0
+    }
+
+    /// The number of a `/proc/PID/status` line such as `VmHWM:\t   24836 kB`.
+    static func kilobytes(of field: String, in status: ArraySlice<UInt8>) -> Int? {
+        let key = Array((field + ":").utf8)
+        var index = status.startIndex
+        while index < status.endIndex {
+            let lineEnd = status[index...].firstIndex(of: UInt8(ascii: "\n")) ?? status.endIndex
+            if status[index..<lineEnd].starts(with: key) {
+                var value = 0, digits = 0
+                for byte in status[(index + key.count)..<lineEnd] {
+                    if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                        if digits > 0 { break }
+                        continue
+                    }
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { break }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            index = lineEnd + 1
+        }
+        return nil
     }
 
     /// Milliseconds with three decimals (microsecond resolution), as JSON number text.
+    /// Integer arithmetic, not `String(format:)`, whose CoreFoundation formatting brought about 370 KB
+    /// of riffle's binary into memory for a dump with `--timings`.
     static func milliseconds(_ duration: Duration) -> String {
         let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-        return String(format: "%.3f", Double(micros) / 1000)
+        let fraction = String(abs(micros) % 1000)
+        return (micros < 0 ? "-" : "") + String(abs(micros) / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// Writes lines above the bar, then redraws the bar.

@@ -80,7 +80,7 @@ extension FeedShelf {
         return PinnedFields(fields: fields, message: "\(pick.part.rawValue): \(what), saved in \(catalogs.userFile) as '\(entry)'")
     }
 
-    private static func set(_ path: [String], to value: JSONValue, in editor: inout JSONTextEditor) throws(FeedsFile.Problem) {
+    static func set(_ path: [String], to value: JSONValue, in editor: inout JSONTextEditor) throws(FeedsFile.Problem) {
         do { try editor.set(path, to: value) } catch { throw FeedsFile.Problem("\(error)") }
     }
 

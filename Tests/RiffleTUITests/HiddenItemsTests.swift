@@ -161,4 +161,47 @@ struct HiddenItemsTests {
         try keys.bind("ctrl-h", to: "show-hidden")
         #expect(keys.command(for: .control("h")) == .showHidden)
     }
+
+    @Test func xOffersTheAuthorAndTheSiteAndHidesByThePickOnceSaved() {
+        // Given the list, its second item by "bob" at blog.example.org, selected
+        var bob = Fixture.item("Rust notes", url: "https://www.blog.example.org/r")
+        bob.author = "bob"
+        var state = Self.opened(size: Size(width: 90, height: 8))
+        state.send(.pageLoaded(Fixture.page(1, items: [Fixture.item("Swift 6 released"), bob, Fixture.item("Zig notes")])))
+        state.press("j")
+        // When x is pressed, a prompt offers its author and its site
+        #expect(state.press("x") == [])
+        #expect(App.view(state).trimmedLines[7] == " hide items like this: 1 author:bob  2 site:blog.example.org  (Esc: none)")
+        // And 2 asks for the site's rule to be saved
+        #expect(state.press("2") == [.addHideRule(try! HideRule("site:blog.example.org"))])
+        #expect(state.screens.overlay == nil)
+        // When it is saved, the list hides by it, the row selected holding the next item
+        state.send(.hideRulesChanged(Self.rules + [try! HideRule("site:blog.example.org")], message: "hiding site:blog.example.org, saved"))
+        #expect(Self.titles(state) == ["Swift 6 released", "Zig notes"])
+        #expect(state.list.selectedItem?.title == "Zig notes")
+        #expect(state.toasts.last?.message == "hiding site:blog.example.org, saved (1 loaded item hidden)")
+    }
+
+    @Test func xOnAnItemWithOneWayAsksYesOrNo() {
+        var state = Self.opened(size: Size(width: 60, height: 8))
+        state.send(.pageLoaded(Fixture.page(1, items: [Fixture.item("Swift", url: "https://example.com/s"), Fixture.item("bare")])))
+        state.press("x")
+        #expect(App.view(state).trimmedLines.last == " hide items with site:example.com? y/n")
+        #expect(state.press("y") == [.addHideRule(try! HideRule("site:example.com"))])
+        // Any other key hides nothing
+        state.press("x")
+        #expect(state.press("n") == [])
+        #expect(state.toasts.last?.message == "nothing hidden")
+        // An item with neither author nor link says so, and asks nothing
+        state.press("j")
+        #expect(state.press("x") == [])
+        #expect(state.screens.overlay == nil)
+        #expect(state.toasts.last?.message == "nothing to hide it by: the item has no author and no link")
+    }
+
+    @Test func xOnASearchResultSaysToOpenItInItsFeed() {
+        var state = SearchTests.results([SearchTests.match("p1 item 3")])
+        #expect(state.press("x") == [])
+        #expect(state.toasts.last?.message == "open the result in its feed (Enter) to hide items like it")
+    }
 }

@@ -64,24 +64,24 @@ struct OverlayTests {
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
-        // Given the help on a 60x12 screen: 8 of its 29 lines fit
+        // Given the help on a 60x12 screen: 8 of its 30 lines fit
         var state = Fixture.state(size: Size(width: 60, height: 12))
         state.press("?")
         var lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
-        #expect(lines[10] == " │ j k scroll · 1-8 of 29 · other keys close             │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 30 · other keys close             │")
         // When j is pressed three times and ↑ once
         state.press("j"); state.press("j"); state.press(.down); state.press(.up)
         // Then the box shows lines 3-10, and the list under it has not moved
         lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
-        #expect(lines[10] == " │ j k scroll · 3-10 of 29 · other keys close            │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 30 · other keys close            │")
         #expect(state.list.selection == 0)
         // And it stops at the last line
         for _ in 0..<30 { state.press("j") }
         lines = App.view(state).trimmedLines
         #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
-        #expect(state.screens.overlay == .help(scroll: 21))
+        #expect(state.screens.overlay == .help(scroll: 22))
         // When another key is pressed, the help closes and the key does nothing else
         #expect(state.press("q") == [] && state.screens.overlay == nil && !state.shouldQuit)
     }

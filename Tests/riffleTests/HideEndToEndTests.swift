@@ -137,4 +137,65 @@ struct HideEndToEndTests {
         try session.send("q")
         try await DailyEndToEndTests.quit(session)
     }
+
+    @Test func xHidesItemsLikeTheSelectedOneAndKeepsTheRuleInTheFeedsFile() async throws {
+        // Given a feed of three authors at three sites, in a feeds file written by hand
+        func item(_ id: String, _ title: String, _ author: String) -> String {
+            #"{"id": "\#(id)", "title": "\#(title)", "url": "https://www.\#(author).example/\#(id)", "author": "\#(author)"}"#
+        }
+        let page = [item("a1", "alpha from ann", "ann"), item("a2", "beta from bob", "bob"), item("a3", "gamma from cy", "cy")]
+        let server = try HTTPServer { request in .json(request.path.hasSuffix("/1") ? "[" + page.joined(separator: ", ") + "]" : "[]") }
+        defer { server.stop() }
+        let home = try Home()
+        let base = server.baseURL.absoluteString
+        let original = #"""
+            {
+              "hide": ["crypto"],
+              "feeds": {
+                "x": {"url": "\#(base)/x/{page}",
+                      "fields": {"title": "title", "link": "url", "id": "id", "author": "author"}},
+                "other": "hn"
+              }
+            }
+
+            """#
+        try home.write("feeds.json", original)
+        let session = try home.session(["x"], width: 120)
+        #expect(await session.waitFor { session.screen().contains("gamma from cy") }, "\(session.screen())")
+        // When x is pressed on bob's item, and 2 picks his site
+        try session.send("j")
+        try session.send("x")
+        #expect(await session.waitFor { session.screen().contains("hide items like this: 1 author:bob  2 site:bob.example  (Esc: none)") },
+                "\(session.screen())")
+        try session.send("2")
+        // Then his item is hidden, and a toast says where the rule was kept
+        #expect(await session.waitFor { !session.screen().contains("beta from bob") && session.screen().contains("hiding site:bob.example, saved in") },
+                "\(session.screen())")
+        #expect(session.screen().contains("gamma from cy") && session.screen().contains("1 hidden"), "\(session.screen())")
+        try await DailyEndToEndTests.quit(session)
+        // And the feeds file holds it in x's hide, the rest as written
+        let text = try String(contentsOf: home.config.appending(path: "riffle/feeds.json"), encoding: .utf8)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let feeds = try #require(json["feeds"] as? [String: Any])
+        #expect((feeds["x"] as? [String: Any])?["hide"] as? [String] == ["site:bob.example"], "\(text)")
+        #expect(json["hide"] as? [String] == ["crypto"] && feeds["other"] as? String == "hn", "\(text)")
+        #expect(text.hasPrefix(String(original.prefix(while: { $0 != "}" }))) && text.hasSuffix("\"other\": \"hn\"\n  }\n}\n"), "\(text)")
+        // And a dump with --hide leaves bob's item out too
+        let dump = try await RiffleBinary.run(["dump", "x", "--hide", "--format", "tsv", "--fields", "title", "--cache-dir", home.cache.path],
+                                              environment: ["XDG_CONFIG_HOME": home.config.path])
+        #expect(Self.titles(dump) == ["alpha from ann", "gamma from cy"], "\(dump.stdout)\(dump.stderr)")
+
+        // Given the same pages opened by a URL the feeds file has no entry for
+        let bare = try home.session(["\(base)/y/{page}"], width: 120)
+        #expect(await bare.waitFor { bare.screen().contains("gamma from cy") }, "\(bare.screen())")
+        // When x is pressed and the author picked, one toast line says what is needed, and the file is as it was
+        try bare.send("x")
+        #expect(await bare.waitFor { bare.screen().contains("1 author:ann") }, "\(bare.screen())")
+        try bare.send("1")
+        #expect(await bare.waitFor { bare.screen().contains("hiding needs a feeds-file entry for this feed: riffle add NAME FEED, then riffle NAME") },
+                "\(bare.screen())")
+        #expect(bare.screen().contains("alpha from ann"))
+        #expect(try String(contentsOf: home.config.appending(path: "riffle/feeds.json"), encoding: .utf8) == text)
+        try await DailyEndToEndTests.quit(bare)
+    }
 }

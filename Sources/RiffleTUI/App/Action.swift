@@ -53,6 +53,8 @@ package enum Action: Sendable, Equatable {
     case fieldsPlanned(page: Int, FieldPlan, subtitle: [JSONPath])
     /// A `.planFields` effect could not, saying why in one line.
     case fieldsPlanFailed(page: Int, String)
+    /// An `.addHideRule` effect saved the rule: the open feed's rules now, and what the toast says.
+    case hideRulesChanged([HideRule], message: String)
     /// A `.pinField` effect saved the pick (`message` says where) and read the loaded pages with it.
     case fieldsPinned(message: String, pages: [Page])
     /// One feed of a `.refreshFeeds` effect was refreshed (or failed: `FeedSummary.failure`).

@@ -63,6 +63,19 @@ extension App {
         case .save:
             guard let item, selection.isInOpenFeed else { return [] }
             return toggleSaved(&state, item)
+        case .hideLike:
+            guard let item else { return [] }
+            guard selection.isInOpenFeed else {
+                raise(&state, "open the result in its feed (Enter) to hide items like it", topic: .hidden)
+                return []
+            }
+            let rules = ListScreen.rules(like: item)
+            guard !rules.isEmpty else {
+                raise(&state, "nothing to hide it by: the item has no author and no link", topic: .hidden)
+                return []
+            }
+            state.screens.push(.overlay(.prompt(Prompt(.hide(rules)))))
+            return []
         default:
             return nil
         }

@@ -79,6 +79,9 @@ extension App {
         case .fieldsPlanFailed(let page, let reason):
             receiveFieldPlan(nil, subtitle: [], failure: reason, page: page, in: &state)
             effects = []
+        case .hideRulesChanged(let rules, let message):
+            ListScreen.hideMore(&state, rules: rules, message: message)
+            effects = []
         case .fieldsPinned(let message, let pages):
             receivePinnedFields(message, pages: pages, in: &state)
             effects = []

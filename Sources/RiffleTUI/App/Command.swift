@@ -23,6 +23,9 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
     case sort
     /// `H`: list the items the feed's rules hide, dimmed, or hide them again.
     case showHidden = "show-hidden"
+    /// `x`: hide items like the selected one (its author, its link's site), asking which, saved in
+    /// the feed's `hide` in feeds.json.
+    case hideLike = "hide-like"
     case reload
     case reloadAll = "reload-all"
     case watch
@@ -69,6 +72,7 @@ package enum Command: String, Sendable, Hashable, CaseIterable {
         case .search: "search everything seen"
         case .sort: "sort: feed/newest/score/best"
         case .showHidden: "show / hide what rules hide"
+        case .hideLike: "hide items like this (author / site)"
         case .reload: "reload page / retry a failure; F: refresh the feed"
         case .reloadAll: "reload every page; F: refresh every feed"
         case .watch: "watch page 1 for new items"

@@ -36,6 +36,9 @@ package enum Effect: Sendable, Equatable {
     case openDiscussion(Item)
     /// Put `text` on the clipboard (`y`, `Y`); `what` names it in the toast ("link", "JSON").
     case copy(String, what: String)
+    /// Add `rule` to the open feed's `hide` in feeds.json (`x`); answer with `.hideRulesChanged` or a
+    /// `.notice` saying why not.
+    case addHideRule(HideRule)
     /// Search the reading log, results in `order`; answer with `.searched` or `.searchFailed`.
     case search(String, order: ReadingLog.Order)
     /// List the feeds there are; answer with `.feedsListed`, then a `.feedSummarized` for each.

@@ -23,7 +23,7 @@ package struct KeyMap: Sendable, Equatable {
         .character("y"): .yankLink, .character("Y"): .yankJSON,
         .character("m"): .toggleSeen, .character("M"): .markAllSeen,
         .character("u"): .nextUnseen, .character("f"): .save,
-        .character("/"): .filter, .character("S"): .search, .character("s"): .sort, .character("H"): .showHidden,
+        .character("/"): .filter, .character("S"): .search, .character("s"): .sort, .character("H"): .showHidden, .character("x"): .hideLike,
         .character("r"): .reload, .character("R"): .reloadAll, .character("w"): .watch, .character("e"): .edit, .character("d"): .remove,
         .character("F"): .feeds, .character("L"): .log, .character("?"): .help,
         .escape: .back, .character("q"): .quit,

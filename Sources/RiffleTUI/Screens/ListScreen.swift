@@ -285,6 +285,32 @@ extension ListScreen: ScreenContent {
         App.raise(&state, shows ? "showing \(items) the rules hide, dimmed" : "hiding \(items) again", topic: .hidden)
     }
 
+    /// The rules `x` offers for items like `item`: its author, and its link's site (without `www.`),
+    /// those it has and that read as rules.
+    static func rules(like item: Item) -> [HideRule] {
+        var texts: [String] = []
+        if let author = item.author, !author.isEmpty { texts.append("author:" + author) }
+        if var host = item.url.flatMap({ URLComponents(string: $0)?.host?.lowercased() }) {
+            if host.hasSuffix(".") { host.removeLast() }
+            if host.hasPrefix("www.") { host.removeFirst(4) }
+            texts.append("site:" + host)
+        }
+        return texts.compactMap { try? HideRule($0) }
+    }
+
+    /// A rule was added (`x`): the list hides with `rules` now. The row selected stays selected, holding
+    /// the next item listed when its own is hidden now.
+    static func hideMore(_ state: inout AppState, rules: [HideRule], message: String) {
+        let before = (item: state.list.selectedIndex, row: state.list.selection, hidden: state.list.hiddenCount)
+        state.list.setHide(rules)
+        let rows = state.list.rows
+        state.list.selection = before.item.flatMap { rows.firstIndex(of: $0) } ?? max(0, min(before.row, rows.count - 1))
+        state.feed.paging.pendingJump = nil
+        App.keepSelectionVisible(&state)
+        let count = state.list.hiddenCount - before.hidden
+        App.raise(&state, message + (count > 0 ? " (\(count) loaded \(count == 1 ? "item" : "items") hidden)" : ""), topic: .hidden)
+    }
+
     /// Changes the filter or the order, keeping the selected item selected when it still shows, else
     /// the first row.
     static func refilter(_ state: inout AppState, _ change: (inout ListScreen) -> Void) {

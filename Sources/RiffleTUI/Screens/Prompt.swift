@@ -1,4 +1,5 @@
 import Foundation
+import RiffleKit
 
 /// A line typed at the bottom of the screen.
 package struct Prompt: Sendable, Equatable {
@@ -11,6 +12,9 @@ package struct Prompt: Sendable, Equatable {
         case rename(FeedEntry)
         /// Whether to remove a feed (`d` in the feed list): y removes it, any other key keeps it.
         case remove(FeedEntry)
+        /// Which rule to hide items like the selected one by (`x`): `1`, `2` pick one (y or Enter
+        /// the first), any other key hides nothing.
+        case hide([HideRule])
     }
 
     package var purpose: Purpose
@@ -29,6 +33,10 @@ package struct Prompt: Sendable, Equatable {
         case .rename(let entry): "rename \(FeedsScreen.label(of: entry)) to: "
         case .remove(let entry):
             entry.origin == .recent ? "forget \(entry.name) (opened before)? y/n " : "remove \(entry.name) from feeds.json? y/n "
+        case .hide(let rules) where rules.count == 1:
+            "hide items with \(rules[0])? y/n "
+        case .hide(let rules):
+            "hide items like this: " + rules.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "  ") + "  (Esc: none) "
         }
     }
 }
@@ -45,6 +53,19 @@ extension Prompt {
                 return []
             }
             return [.removeFeed(entry)]
+        }
+        if case .hide(let rules) = purpose {
+            state.screens.pop()
+            let picked: HideRule? = switch key {
+            case .character("y"), .character("Y"), .enter: rules.first
+            case .character(let digit): digit.wholeNumberValue.flatMap { rules[safe: $0 - 1] }
+            default: nil
+            }
+            guard let picked else {
+                App.raise(&state, "nothing hidden", topic: .hidden)
+                return []
+            }
+            return [.addHideRule(picked)]
         }
         var prompt = self
         switch key {
@@ -76,7 +97,7 @@ extension Prompt {
                 return [.openFeed("\(entry.name):\(text)")]
             case .rename(let entry):
                 return [.renameFeed(entry, to: text)]
-            case .remove:
+            case .remove, .hide:
                 return []
             }
         default:
