@@ -120,7 +120,11 @@ package struct JSONLineWriter {
     /// bytes are not text or (in `source`) an escape is malformed or a lone surrogate.
     private mutating func appendContent(_ p: UnsafePointer<UInt8>?, _ count: Int, source: Bool) -> Bool {
         guard let p, count > 0 else { return true }
-        bytes.reserveCapacity(bytes.count &+ count &+ 2)
+        // At least twice the room when it must grow: `reserveCapacity` alone grows to exactly what is
+        // asked, so a page of long strings copied everything written so far once for each of them
+        // (a 34 MB page: 34 s of JSON lines, 0.5 s with `--fields id`).
+        let needed = bytes.count &+ count &+ 2
+        if bytes.capacity < needed { bytes.reserveCapacity(Swift.max(needed, bytes.capacity &* 2)) }
         var i = 0
         var run = 0  // the first byte not yet appended
         while i < count {

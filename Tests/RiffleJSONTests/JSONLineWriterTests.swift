@@ -96,3 +96,24 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"k\"":"a\u001b\u0085\u2028\\","n":1.5,"l":[true,null]}"#)
     }
 }
+
+extension JSONLineWriterTests {
+    /// The output grows by doubling, however long the strings: growing to exactly what each string
+    /// needed copied all that was written before once per string (quadratic in the page's size).
+    @Test func theOutputGrowsByDoublingForLongStrings() throws {
+        let long = String(repeating: "t", count: 10_000)
+        let page = "[" + (0..<500).map { _ in "\"\(long)\"" }.joined(separator: ",") + "]"
+        let document = try JSONDocument(Data(page.utf8))
+        var writer = JSONLineWriter()
+        var capacities: Set<Int> = []
+        document.withReader { r in
+            r.forEachElement(of: 0) { element in
+                writer.write(JSONNode(document: document, index: element))
+                capacities.insert(writer.bytes.capacity)
+            }
+        }
+        #expect(writer.bytes.count >= 500 * 10_002)
+        // 5 MB from the first string's 10 KB: about nine doublings.
+        #expect(capacities.count <= 16, "the output grew \(capacities.count) times for 500 strings")
+    }
+}
