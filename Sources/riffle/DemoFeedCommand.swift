@@ -20,25 +20,37 @@ enum DemoFeedCommand {
     /// The demo feed; `forNetwork` false names it without starting its server (to clear or describe
     /// its pages, which are filed under one name whatever the port).
     static func feed(firstPage: Int?, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
-        var feed: Feed
-        if forNetwork {
-            let template = try server.withLock { server throws(Arguments.UsageError) -> String in
-                if let server { return server.template }
-                do {
-                    let started = try DemoFeedServer()
-                    server = started
-                    return started.template
-                } catch {
-                    throw .init("could not start the demo feed: \(error)")
-                }
-            }
-            feed = try FeedShelf.demoFeed(template: template)
-        } else {
-            feed = try FeedShelf.demoFeed(template: FeedShelf.offlineDemoTemplate)
-        }
+        var feed = try forNetwork ? server.feed().feed : FeedShelf.demoFeed(template: FeedShelf.offlineDemoTemplate)
         if let firstPage { feed.firstPage = firstPage }
         return feed
     }
 
-    private static let server = Mutex<DemoFeedServer?>(nil)
+    private static let server = DemoServerSlot()
+}
+
+/// The built-in demo's server, started on first use and kept until `stop()`: the browser's shelf
+/// holds one, the commands that name the demo another.
+final class DemoServerSlot: Sendable {
+    private let server = Mutex<DemoFeedServer?>(nil)
+    private let failPage: Int?
+
+    /// - Parameter failPage: the page the server fails (`--demo-fail`).
+    init(failPage: Int? = nil) { self.failPage = failPage }
+
+    /// The demo feed on its server; `started`: the server was started by this call.
+    func feed() throws(Arguments.UsageError) -> (feed: Feed, started: Bool) {
+        let (template, started) = try server.withLock { server throws(Arguments.UsageError) -> (String, Bool) in
+            if let server { return (server.template, false) }
+            do {
+                let started = try DemoFeedServer(failPage: failPage)
+                server = started
+                return (started.template, true)
+            } catch {
+                throw .init("could not start the demo feed: \(error)")
+            }
+        }
+        return (try FeedShelf.demoFeed(template: template), started)
+    }
+
+    func stop() { server.withLock { $0?.stop() } }
 }

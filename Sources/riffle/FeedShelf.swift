@@ -19,11 +19,10 @@ final class FeedShelf: FeedShelving {
     /// Where each feed's client tells of a retry about to happen.
     let notices: Notices
     /// The demo feed's server, started when the demo is first opened, stopped by `stop()`.
-    private let demo = Mutex<DemoFeedServer?>(nil)
+    private let demo: DemoServerSlot
     /// Whether the demo's next opening is its first since its server started: it then starts from
     /// that server, its stored pages removed first (`BrowsePages.freshStart`).
     private let demoStarted = Mutex(false)
-    private let demoFailPage: Int?
     /// The presets and the feeds file as last read, with what the file was then (`FileStamp`): read
     /// again only when the file changed, not once per feed the list counts.
     private let catalogs = Mutex<(stamp: FileStamp?, catalogs: FeedResolver.Catalogs)?>(nil)
@@ -40,11 +39,11 @@ final class FeedShelf: FeedShelving {
         self.transport = transport
         self.log = log
         self.maxAge = maxAge
-        self.demoFailPage = demoFailPage
+        self.demo = DemoServerSlot(failPage: demoFailPage)
         self.environment = environment
     }
 
-    func stop() { demo.withLock { $0?.stop() } }
+    func stop() { demo.stop() }
 
     func entries() async -> [FeedEntry] {
         var entries: [FeedEntry] = []
@@ -153,19 +152,10 @@ final class FeedShelf: FeedShelving {
             return try FeedResolver.resolve(name, firstPage: nil, catalogs: currentCatalogs(), environment: environment, forNetwork: forNetwork)
         }
         guard forNetwork else { return try Self.demoFeed(template: Self.offlineDemoTemplate) }
-        let template = try demo.withLock { server throws(Arguments.UsageError) -> String in
-            if let server { return server.template }
-            do {
-                let started = try DemoFeedServer(failPage: demoFailPage)
-                server = started
-                // The demo always starts from its server, so the spinner and --demo-fail are seen.
-                demoStarted.withLock { $0 = true }
-                return started.template
-            } catch {
-                throw .init("could not start the demo feed: \(error)")
-            }
-        }
-        return try Self.demoFeed(template: template)
+        let (feed, started) = try demo.feed()
+        // The demo always starts from its server, so the spinner and --demo-fail are seen.
+        if started { demoStarted.withLock { $0 = true } }
+        return feed
     }
 
     /// The presets and the feeds file: the ones read before while the file is as it was then (same
