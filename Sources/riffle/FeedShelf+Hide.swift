@@ -13,7 +13,8 @@ extension FeedShelf {
         do { catalogs = try FeedResolver.Catalogs.load(environment: environment) } catch { throw OpenFailure(error.description) }
         let firstPage = feed.flatMap { if case .pageNumber(let first) = $0.pagination.style { first } else { nil } }
         let saved = catalogs.user.saved(name, firstPage: FeedResolver.isTemplate(name) ? firstPage : nil)
-        guard name != Self.demoName, let entry = catalogs.user[name]?.name ?? saved?.name else {
+        // The built-in demo has none: it is not in the file (a feed the file calls `demo` is).
+        guard let entry = catalogs.user[name]?.name ?? saved?.name else {
             throw OpenFailure("hiding needs a feeds-file entry for this feed: riffle add NAME FEED, then riffle NAME")
         }
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)
