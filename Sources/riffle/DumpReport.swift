@@ -27,16 +27,16 @@ final class DumpReport {
     func page(_ outcome: DumpCommand.Outcome) {
         done += 1
         var lines = pendingWarnings()
-        let ms = Self.milliseconds(outcome.duration)
         switch outcome.result {
         case .success(let page):
             if timings {
                 lines += "{\"page\": \(outcome.number), \"status\": \(page.status), \"source\": \"\(Self.sourceName(page.source))\", "
-                    + "\"bytes\": \(page.data.count), \"items\": \(page.items.count), \"ms\": \(ms)}\n"
+                    + "\"bytes\": \(page.data.count), \"items\": \(page.items.count), \"ms\": \(Self.milliseconds(outcome.duration))}\n"
             }
         case .failure(let error):
             if timings {
-                lines += "{\"page\": \(outcome.number), \"error\": \(TerminalSafe.jsonString(error.description)), \"ms\": \(ms)}\n"
+                lines += "{\"page\": \(outcome.number), \"error\": \(TerminalSafe.jsonString(error.description)), "
+                    + "\"ms\": \(Self.milliseconds(outcome.duration))}\n"
             } else {
                 lines += StandardError.line("page \(outcome.number): \(error.description)")
             }
