@@ -100,12 +100,17 @@ public struct HideRule: Sendable, Hashable, CustomStringConvertible {
         case .author:
             return item.author.map { $0.lowercased() == text } ?? false
         case .site:
-            guard let link = item.url, let host = URLComponents(string: link)?.host?.lowercased() else { return false }
-            let bare = host.hasSuffix(".") ? String(host.dropLast()) : host
+            guard let bare = Self.host(of: item.url) else { return false }
             return bare == text || bare.hasSuffix("." + text)
         case .field(let path):
             return item.scalarTexts(at: path).contains { Self.holdsWords(text, in: $0) }
         }
+    }
+
+    /// The host of `link` as a `site:` rule compares it: lowercased, without a trailing dot.
+    package static func host(of link: String?) -> String? {
+        guard let link, let host = URLComponents(string: link)?.host?.lowercased() else { return nil }
+        return host.hasSuffix(".") ? String(host.dropLast()) : host
     }
 
     /// Whether two rules hide the same items as written (`Site:Example.com` is `site:example.com`).

@@ -290,11 +290,7 @@ extension ListScreen: ScreenContent {
     static func rules(like item: Item) -> [HideRule] {
         var texts: [String] = []
         if let author = item.author, !author.isEmpty { texts.append("author:" + author) }
-        if var host = item.url.flatMap({ URLComponents(string: $0)?.host?.lowercased() }) {
-            if host.hasSuffix(".") { host.removeLast() }
-            if host.hasPrefix("www.") { host.removeFirst(4) }
-            texts.append("site:" + host)
-        }
+        if let host = HideRule.host(of: item.url) { texts.append("site:" + (host.hasPrefix("www.") ? String(host.dropFirst(4)) : host)) }
         return texts.compactMap { try? HideRule($0) }
     }
 
