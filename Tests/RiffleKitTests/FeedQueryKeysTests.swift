@@ -45,6 +45,11 @@ struct FeedQueryKeysTests {
         let copied = try Feed(template: "https://newsapi.example/v2/everything?apiKey=***&page={page}")
         #expect(copied.queryKeys.isEmpty && copied.missingQueryKeys == ["apiKey"] && copied.urlHoldsCredential)
         #expect(feed.missingQueryKeys.isEmpty && feed.urlHoldsCredential)
+        // So does the mark percent-encoded, as a link copied from riffle once gave it: shown as `***`.
+        let encoded = try Feed(template: "https://newsapi.example/v2/everything?apiKey=%2A%2A%2A&page={page}")
+        #expect(encoded.template == "https://newsapi.example/v2/everything?apiKey=***&page={page}")
+        #expect(encoded.queryKeys.isEmpty && encoded.missingQueryKeys == ["apiKey"])
+        #expect(Feed.hidingCredentials("https://h.example/x?api_key=%2a%2a%2a&q=%2A%2A%2A") == "https://h.example/x?api_key=***&q=%2A%2A%2A")
         #expect(!(try Feed(template: "https://h.example/x?page={page}")).urlHoldsCredential)
     }
 

@@ -89,6 +89,17 @@ struct SecretRedactorTests {
         #expect(Self.redactor.redact(status) == .httpStatus(code: 401, excerpt: "Bearer ${TOKEN} is not valid"))
     }
 
+    /// A key of the feed URL's own stands as `***` in every echo, percent-encoded or not, in a URL or
+    /// a message: the mark riffle's listings show, never `%2A%2A%2A`.
+    @Test func aHiddenKeyReadsAsTheMarkInEverySpelling() {
+        let redactor = SecretRedactor([.init(value: "ab12+cd/34", reference: "***")])
+        let error = RiffleError.httpStatus(code: 404, excerpt: "no page /items?apiKey=ab12%2Bcd%2F34&page=9")
+        #expect(redactor.redact(error) == .httpStatus(code: 404, excerpt: "no page /items?apiKey=***&page=9"))
+        #expect(redactor.redact("https://x.org/items?apiKey=ab12+cd/34&page=2", inURL: true) == "https://x.org/items?apiKey=***&page=2")
+        let body = redactor.redact(body: Data(#"{"self": "/items?apiKey=ab12%2bcd%2F34", "next": "https:\/\/x.org\/?apiKey=ab12+cd\/34"}"#.utf8))
+        #expect(String(decoding: body, as: UTF8.self) == #"{"self": "/items?apiKey=***", "next": "https:\/\/x.org\/?apiKey=***"}"#)
+    }
+
     @Test func queryParametersAreSecretWhenTheFeedSaysSoOrTheirNameDoes() throws {
         for name in ["api_key", "api-key", "apiKey", "key", "access_token", "appid", "sig", "client_secret", "X-Auth"] {
             #expect(Feed.isCredentialName(name), "\(name)")

@@ -34,6 +34,12 @@ extension Feed {
             let rawName = part[..<equals], written = String(part[part.index(after: equals)...])
             let name = rawName.removingPercentEncoding ?? String(rawName)
             let value = written.removingPercentEncoding ?? written
+            // The mark percent-encoded (`%2A%2A%2A`, a link copied as `y` or `riffle dump` give it) is
+            // the mark: shown and kept as `***`, a key riffle does not have.
+            if value == hiddenQueryValue, written != hiddenQueryValue, isSecretQueryParameter(name, secrets: secrets) {
+                rewritten.append(rawName + "=" + hiddenQueryValue)
+                continue
+            }
             // A `${NAME}` reference or a placeholder is no key written out.
             guard isSecretQueryParameter(name, secrets: secrets), written != hiddenQueryValue, !value.contains("{"),
                   secrets?.contains(name) == true || readsAsKey(value) else {
@@ -43,8 +49,9 @@ extension Feed {
             keys.append(QueryKey(name: name, written: written, value: value))
             rewritten.append(rawName + "=" + hiddenQueryValue)
         }
-        guard !keys.isEmpty else { return (template, []) }
-        return (template.replacingCharacters(in: query, with: rewritten.joined(separator: "&")), keys)
+        let rewrittenQuery = rewritten.joined(separator: "&")
+        guard rewrittenQuery != template[query] else { return (template, keys) }
+        return (template.replacingCharacters(in: query, with: rewrittenQuery), keys)
     }
 
     /// The names of the template's query parameters that read `***` with no key behind them: the feed
@@ -131,9 +138,9 @@ extension Feed {
         secrets.map { $0.contains(name) } ?? isCredentialName(name)
     }
 
-    /// The decoded name of a query part `name=***` (a key riffle hid); nil for any other part.
+    /// The decoded name of a query part `name=***` (a key riffle hid; `%2A%2A%2A` too); nil for any other part.
     private static func hiddenName(_ part: Substring) -> String? {
-        guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == hiddenQueryValue else { return nil }
+        guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...].removingPercentEncoding == hiddenQueryValue else { return nil }
         return part[..<equals].removingPercentEncoding ?? String(part[..<equals])
     }
 

@@ -7,7 +7,9 @@ import Foundation
 /// A secret is found spelled raw, percent-encoded byte by byte in either case (`%2F`, `%2f`, or only
 /// some bytes), JSON-escaped (`abc\/def`, `\"`), `\u`-escaped (`\u0061`, surrogate pairs) or with `+`
 /// for a space, in any mix. Each is replaced by its `${NAME}` reference (percent-encoded where the
-/// echo was, or where it sits in a URL).
+/// echo was, or where it sits in a URL), or by `***` for a key of the feed URL's own, which a URL
+/// holds as it is (`*` is a sub-delimiter), so every echo of it reads `apiKey=***` as riffle's
+/// listings do, never `apiKey=%2A%2A%2A`.
 ///
 /// A body that does not hold a secret is returned as it is. A body that is valid JSON stays valid
 /// JSON: only the text of its strings is rewritten (never across an escape), and a number that is a
@@ -50,7 +52,7 @@ struct SecretRedactor: Sendable {
             starts[Int(scalars[0].1[0])] = true
             let digits = secret.value.utf8.allSatisfy { (48...57).contains($0) } ? Array(secret.value.utf8) : nil
             prepared.append(Prepared(scalars: scalars, reference: Array(secret.reference.utf8),
-                                     encodedReference: Array(Self.percentEncoded(secret.reference).utf8), digits: digits))
+                                     encodedReference: Array(Self.referenceInURL(secret.reference).utf8), digits: digits))
         }
         if !prepared.isEmpty {
             for byte in [UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "+")] { starts[Int(byte)] = true }
@@ -284,6 +286,15 @@ struct SecretRedactor: Sendable {
     static func percentEncoded(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
+
+    /// `reference` as it stands where a URL or a percent-encoded echo holds it: `${NAME}` encoded
+    /// (braces cannot stand in a URL), the `*` of `***` kept, since a URL may hold it as it is and a
+    /// reader should see the mark riffle shows everywhere else.
+    static func referenceInURL(_ reference: String) -> String {
+        reference.addingPercentEncoding(withAllowedCharacters: unreservedAndStar) ?? reference
+    }
+
+    private static let unreservedAndStar = unreserved.union(CharacterSet(charactersIn: "*"))
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
