@@ -69,6 +69,33 @@ struct QueryKeyCredentialTests {
         #expect(run.leaks(of: Self.spellings).isEmpty, "\(run.leaks(of: Self.spellings).joined(separator: "\n"))")
     }
 
+    /// A short key under a parameter named for one (`api_key=q7z`, a demo or test key) is a key all the
+    /// same: shown as `api_key=***`, sent to its server, and written to no file, line or listing,
+    /// though a server echoes it in every item.
+    @Test func aShortKeyIsHiddenByItsNameAndNeverWritten() async throws {
+        let short = "q7z"
+        let requests = Requests()
+        let server = try HTTPServer { request in
+            requests.list.withLock { $0.append(request.query("api_key") ?? "") }
+            guard request.query("api_key") == short else { return .text("bad key", status: 401) }
+            let number = Int(request.query("page") ?? "") ?? 0
+            guard (1...3).contains(number) else { return .json("[]") }
+            let items = (1...2).map { i in #"{"id": "\#(number)-\#(i)", "title": "item \#(number)-\#(i)", "self": "\#(request.target)"}"# }
+            return .json("[" + items.joined(separator: ",") + "]")
+        }
+        defer { server.stop() }
+        var run = try CredentialRun()
+        defer { run.cleanUp() }
+
+        try await run.run("http://127.0.0.1:\(server.port)/items?api_key=\(short)&page={page}",
+                          listed: "http://127.0.0.1:\(server.port)/items?api_key=**", socketPrefix: "shortkey")
+        #expect(run.dump.status == 0, "\(run.dump.stderr)")
+        #expect(run.dump.stdout.contains(#""self":"/items?api_key=***&page=1""#), "\(run.dump.stdout)")
+        #expect(run.info.stdout.contains("/items?api_key=***&page="), "\(run.info.stdout)")
+        #expect(!requests.list.withLock { $0 }.isEmpty && requests.list.withLock { $0 }.allSatisfy { $0 == short })
+        #expect(run.leaks(of: [short]).isEmpty, "\(run.leaks(of: [short]).joined(separator: "\n"))")
+    }
+
     /// Where riffle shows a URL a server echoed with the key in it (an item's link, an error page), the
     /// key reads `api_key=***`, as in riffle's listings, never `%2A%2A%2A`.
     @Test func anEchoedKeyReadsAsTheMarkInLinksAndErrors() async throws {

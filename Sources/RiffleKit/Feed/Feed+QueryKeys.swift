@@ -8,9 +8,11 @@ import Foundation
 ///
 /// A parameter is such a key when its name says so (`isSecretQueryParameter`: `api_key`, `apikey`,
 /// `access_token`, `appid`, `sig`..., or the feed's `secrets`) and its value is written out, not a
-/// `${NAME}` reference, and reads as a key rather than a word: 12 characters or more with a digit, or
-/// 20 or more (`sort_key=date` and `key=created_at` stay as they are). A parameter the feed's
-/// `secrets` names is a key whatever its value.
+/// `${NAME}` reference, and is a key whatever its length when the name is a credential's through and
+/// through (`isKeyName`: `key`, `api_key`, `token`, `sig`, `password`); under a name that only holds
+/// such a word (`sort_key`, `page_token`) when its value reads as a key rather than a word: 12
+/// characters or more with a digit, or 20 or more (`sort_key=created_at` stays as it is). A parameter
+/// the feed's `secrets` names is a key whatever its value.
 extension Feed {
     /// One key of the template's query: its parameter's name, the value as written in the URL
     /// (percent-encoding included, sent back exactly so), and that value decoded.
@@ -42,7 +44,7 @@ extension Feed {
             }
             // A `${NAME}` reference or a placeholder is no key written out.
             guard isSecretQueryParameter(name, secrets: secrets), written != hiddenQueryValue, !value.contains("{"),
-                  secrets?.contains(name) == true || readsAsKey(value) else {
+                  !value.isEmpty, secrets != nil || isKeyName(name) || readsAsKey(value) else {
                 rewritten.append(part)
                 continue
             }
