@@ -28,6 +28,10 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// lists are parts of it, the largest at the dotted `path` with `rows` entries (a film's ratings,
     /// a product's images, a table of name/value pairs).
     case notAList(fields: Int, path: String, rows: Int)
+    /// The server answered a page with no body at all (204 No Content, or a 2xx with an empty or
+    /// blank body). Past page 1 `PageLoader` reads it as the feed's end; for page 1 it is this error,
+    /// never stored, so the page kept from before stays.
+    case noContent
     /// A page holds more items than a page may (`ItemExtractor.maxItems`).
     case tooManyItems(count: Int, limit: Int)
     /// A feed header or query parameter names an environment variable that is not set (the value is
@@ -63,6 +67,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAList(let fields, let path, let rows):
             "the response is one record of \(fields) fields, not a list of items (\(RiffleError.visible(path, limit: 60)) holds "
                 + "\(rows) of its details)"
+        case .noContent: "the server sent no content (an empty answer where the page's JSON should be)"
         case .tooManyItems(let count, let limit):
             "the page holds \(count) items, over the limit of \(limit) a page (ask the server for smaller pages)"
         case .missingEnvironment(let variable, let usedBy):

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import RiffleTestSupport
 import Synchronization
 import Testing
 @testable import RiffleKit
@@ -332,6 +333,74 @@ struct FeedEndTests {
         for number in 1...3 { _ = try await loader.load(number) }
 
         #expect(told.withLock { $0 } == ["1 more", "2 more", "3 last"])
+    }
+
+    /// The answers that carry no content: 204 No Content, and a 200 whose JSON body is empty or blank.
+    static let noContentAnswers: [HTTPServer.Response] = [
+        HTTPServer.Response(status: 204),
+        .json(""),
+        .json(" \r\n"),
+    ]
+
+    /// A feed of full pages of three items (no end signal) whose server answers page `emptyFrom` (set
+    /// as it runs) and every page after it with `answer`; numbered, with a `Link` header to the next.
+    static func noContentServer(from emptyFrom: CacheShared<Int>, answer: HTTPServer.Response) throws -> HTTPServer {
+        try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard page < emptyFrom.withLock({ $0 }) else { return answer }
+            let items = (1...3).map { #"{"id": \#(page * 10 + $0), "title": "item \#(page)-\#($0)"}"# }
+            return .json("[" + items.joined(separator: ",") + "]", headers: [("Link", "</posts?page=\(page + 1)>; rel=\"next\"")])
+        }
+    }
+
+    /// A page past the first that the server answers with no content is the feed's end, not
+    /// "invalid JSON": for numbered pages and linked ones; and where the page was stored before, the
+    /// stored one is kept as it was.
+    @Test(arguments: noContentAnswers, [Pagination(.pageNumber(firstPage: 1)), Pagination(.linkHeader)])
+    func aPageAnsweredWithNoContentIsTheEnd(answer: HTTPServer.Response, pagination: Pagination) async throws {
+        let emptyFrom = CacheShared(3)
+        let server = try Self.noContentServer(from: emptyFrom, answer: answer)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/posts?page={page}", pagination, cache: cache.appending(path: "fresh"))
+
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+
+        #expect(pages.map { $0.items.count } == [3, 3, 0])
+        #expect(pages.map { $0.isLastPage } == [false, false, true])
+
+        // Page 3 stored while the server had it, then reloaded once the server answers it with no content.
+        emptyFrom.withLock { $0 = 4 }
+        let before = try self.loader(server, "/posts?page={page}", pagination, cache: cache)
+        for number in 1...3 { _ = try await before.load(number) }
+        let stored = try Data(contentsOf: before.store.bodyURL(3))
+        emptyFrom.withLock { $0 = 3 }
+        for number in 1...2 { _ = try await before.load(number, policy: .reloadIgnoringCache) }
+        let end = try await before.load(3, policy: .reloadIgnoringCache)
+        #expect(end.isLastPage && end.items.isEmpty)
+        #expect(try Data(contentsOf: before.store.bodyURL(3)) == stored)
+    }
+
+    /// Page 1 answered with no content is an error that says so in one line, and a page 1 stored
+    /// before stays as it was.
+    @Test(arguments: noContentAnswers)
+    func aFirstPageAnsweredWithNoContentSaysSo(answer: HTTPServer.Response) async throws {
+        let emptyFrom = CacheShared(9)
+        let server = try Self.noContentServer(from: emptyFrom, answer: answer)
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let loader = try loader(server, "/posts?page={page}", Pagination(.pageNumber(firstPage: 1)), cache: cache)
+        _ = try await loader.load(1)
+        let stored = try Data(contentsOf: loader.store.bodyURL(1))
+        emptyFrom.withLock { $0 = 1 }
+
+        await #expect(throws: FeedError.noContent) { try await loader.load(1, policy: .reloadIgnoringCache) }
+
+        #expect(FeedError.noContent.description == "the server sent no content (an empty answer where the page's JSON should be)")
+        #expect(try Data(contentsOf: loader.store.bodyURL(1)) == stored)
+        #expect(try await loader.load(1).items.count == 3)
     }
 
     @Test func anEmptyDetectedListIsTheEndNotAnError() async throws {

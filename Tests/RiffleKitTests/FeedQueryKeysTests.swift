@@ -17,7 +17,8 @@ struct FeedQueryKeysTests {
             == "https://newsapi.example/v2/everything?q=swift&apiKey=\(written)&page=2")
 
         // Words and field names under a credential-like name stay; so do references and placeholders.
-        for template in ["https://h.example/x?sort_key=created_at&page={page}", "https://h.example/x?key=date&page={page}",
+        for template in ["https://h.example/x?sort_key=created_at&page={page}", "https://h.example/x?cache_key=date&page={page}",
+                         "https://h.example/x?pageToken=CAUQAA&page={page}", "https://h.example/x?api_key=&page={page}",
                          "https://h.example/x?token=${API_TOKEN_2024_PRODUCTION}&page={page}", "https://h.example/x?session={page}",
                          "https://h.example/x?q=a1b2c3d4e5f6g7h8&page={page}"] {
             let plain = try Feed(template: template)
@@ -28,6 +29,14 @@ struct FeedQueryKeysTests {
         #expect(google.template.contains("&key=***&") && google.queryKeys.map(\.name) == ["key"])
         let weather = try Feed(template: "https://api.openweather.example/data/2.5/find?appid=0123456789abcdef0123456789abcdef&page={page}")
         #expect(weather.queryKeys.map(\.name) == ["appid"])
+        // A name that is a credential's through and through makes any value a key, however short.
+        for (name, value) in [("api_key", "abc"), ("apiKey", "DEMO_KEY"), ("key", "date"), ("token", "x1"), ("access_token", "t0k"),
+                              ("sig", "ab"), ("password", "hunter2"), ("client_secret", "s3"), ("Subscription-Key", "k")] {
+            let short = try Feed(template: "https://h.example/x?q=swift&\(name)=\(value)&page={page}")
+            #expect(short.template == "https://h.example/x?q=swift&\(name)=***&page={page}", "\(name)=\(value) -> \(short.template)")
+            #expect(short.queryKeys.map(\.value) == [value])
+            #expect(Feed.hidingCredentials("https://h.example/x?\(name)=\(value)") == "https://h.example/x?\(name)=***")
+        }
         // The feed's `secrets` decide, whatever the value looks like.
         let named = try Feed(template: "https://h.example/x?code=short&page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
                              secrets: ["code"])
@@ -45,6 +54,11 @@ struct FeedQueryKeysTests {
         let copied = try Feed(template: "https://newsapi.example/v2/everything?apiKey=***&page={page}")
         #expect(copied.queryKeys.isEmpty && copied.missingQueryKeys == ["apiKey"] && copied.urlHoldsCredential)
         #expect(feed.missingQueryKeys.isEmpty && feed.urlHoldsCredential)
+        // So does the mark percent-encoded, as a link copied from riffle once gave it: shown as `***`.
+        let encoded = try Feed(template: "https://newsapi.example/v2/everything?apiKey=%2A%2A%2A&page={page}")
+        #expect(encoded.template == "https://newsapi.example/v2/everything?apiKey=***&page={page}")
+        #expect(encoded.queryKeys.isEmpty && encoded.missingQueryKeys == ["apiKey"])
+        #expect(Feed.hidingCredentials("https://h.example/x?api_key=%2a%2a%2a&q=%2A%2A%2A") == "https://h.example/x?api_key=***&q=%2A%2A%2A")
         #expect(!(try Feed(template: "https://h.example/x?page={page}")).urlHoldsCredential)
     }
 

@@ -22,6 +22,18 @@ struct InertLinkTests {
         #expect(InertLink.encode(link) == link)
     }
 
+    /// The mark of a key riffle hid reads `***` in a link as in every listing, whichever way it came.
+    @Test func theMarkOfAHiddenKeyStaysTheMark() {
+        #expect(InertLink.encode("https://x.test/s?apiKey=***&page=2") == "https://x.test/s?apiKey=***&page=2")
+        #expect(InertLink.encode("https://x.test/s?page=2&apiKey=%2A%2A%2A") == "https://x.test/s?page=2&apiKey=***")
+        #expect(InertLink.encode("https://x.test/s?page=2&api-key=***") == "https://x.test/s?page=2&%61pi-key=***")
+        // Anything else with a star is encoded as before; so is the mark outside a query value.
+        #expect(InertLink.encode("https://x.test/s?a=**&=***&b=***x#k=***") == "https://x.test/s?a=%2A%2A&=%2A%2A%2A&b=%2A%2A%2Ax#k=%2A%2A%2A")
+        for link in ["https://x.test/s?page=2&api-key=***", "https://x.test/s?a=**&=***"] {
+            #expect(InertLink.encode(InertLink.encode(link)) == InertLink.encode(link))
+        }
+    }
+
     /// What becomes of each part, and that the URL still names the same thing: the host, the decoded
     /// path, the decoded query items (as a form decoder reads them) and the fragment.
     @Test(arguments: [

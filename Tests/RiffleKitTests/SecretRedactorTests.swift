@@ -89,6 +89,33 @@ struct SecretRedactorTests {
         #expect(Self.redactor.redact(status) == .httpStatus(code: 401, excerpt: "Bearer ${TOKEN} is not valid"))
     }
 
+    /// A key of the feed URL's own stands as `***` in every echo, percent-encoded or not, in a URL or
+    /// a message: the mark riffle's listings show, never `%2A%2A%2A`.
+    @Test func aHiddenKeyReadsAsTheMarkInEverySpelling() {
+        let redactor = SecretRedactor([.init(value: "ab12+cd/34", reference: "***")])
+        let error = RiffleError.httpStatus(code: 404, excerpt: "no page /items?apiKey=ab12%2Bcd%2F34&page=9")
+        #expect(redactor.redact(error) == .httpStatus(code: 404, excerpt: "no page /items?apiKey=***&page=9"))
+        #expect(redactor.redact("https://x.org/items?apiKey=ab12+cd/34&page=2", inURL: true) == "https://x.org/items?apiKey=***&page=2")
+        let body = redactor.redact(body: Data(#"{"self": "/items?apiKey=ab12%2bcd%2F34", "next": "https:\/\/x.org\/?apiKey=ab12+cd\/34"}"#.utf8))
+        #expect(String(decoding: body, as: UTF8.self) == #"{"self": "/items?apiKey=***", "next": "https:\/\/x.org\/?apiKey=***"}"#)
+    }
+
+    /// A short key is taken out where it stands as its parameter's whole value, in any spelling, and
+    /// nowhere else: three letters are part of too many words.
+    @Test func aShortKeyIsTakenOutAsItsParameterOnly() {
+        let redactor = SecretRedactor([.init(value: "api_key=abc", reference: "api_key=***", isWholeValue: true)])
+        #expect(redactor.redact("GET /x?api_key=abc&page=2 and /y?api_key=abc") == "GET /x?api_key=***&page=2 and /y?api_key=***")
+        #expect(redactor.redact("next=%2Fx%3Fapi_key%3Dabc%26page%3D2") == "next=%2Fx%3Fapi_key%3D***%26page%3D2")
+        #expect(redactor.redact("api_key=abcdef, api_key=abc1, api_key=abc%41, abc, cabc") == "api_key=abcdef, api_key=abc1, api_key=abc%41, abc, cabc")
+        let body = redactor.redact(body: Data(#"{"self": "/x?api_key=abc", "word": "abc", "n": "api_key=abc\u0026p=1"}"#.utf8))
+        #expect(String(decoding: body, as: UTF8.self) == #"{"self": "/x?api_key=***", "word": "abc", "n": "api_key=***\u0026p=1"}"#)
+        // A feed with a short key in its URL has just that secret; a long one stays a secret anywhere.
+        let feed = try? Feed(template: "https://h.example/x?api_key=abc&page={page}")
+        #expect(feed?.credentials(environment: [:]) == [.init(value: "api_key=abc", reference: "api_key=***", isWholeValue: true)])
+        let long = try? Feed(template: "https://h.example/x?api_key=abcdefghij0123456789&page={page}")
+        #expect(long?.credentials(environment: [:]) == [.init(value: "abcdefghij0123456789", reference: "***")])
+    }
+
     @Test func queryParametersAreSecretWhenTheFeedSaysSoOrTheirNameDoes() throws {
         for name in ["api_key", "api-key", "apiKey", "key", "access_token", "appid", "sig", "client_secret", "X-Auth"] {
             #expect(Feed.isCredentialName(name), "\(name)")

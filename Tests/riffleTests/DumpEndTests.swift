@@ -158,6 +158,30 @@ struct DumpEndTests {
         #expect(demo.requestCount(page: 3) == 0)
     }
 
+    /// A server that answers the page after its last with 204 No Content (or an empty 200): the dump
+    /// ends there, every item printed, exit 0; the same answer for page 1 is one line saying so.
+    @Test(arguments: [HTTPServer.Response(status: 204), .json("")], [["--all"], ["--pages", "1-9", "--concurrency", "1"]])
+    func aPageAnsweredWithNoContentEndsTheDump(answer: HTTPServer.Response, extra: [String]) async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            guard request.path == "/items", (1...2).contains(page) else { return answer }
+            return .json("[" + (1...3).map { #"{"id": \#(page * 10 + $0), "title": "item"}"# }.joined(separator: ",") + "]")
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try await RiffleBinary.dumpIDs("http://127.0.0.1:\(server.port)/items?page={page}", cache: cache, extra)
+        let none = try await RiffleBinary.dumpIDs("http://127.0.0.1:\(server.port)/none?page={page}", cache: cache, extra)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "11\n12\n13\n21\n22\n23\n")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(none.status == 1)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "riffle: page 1: the server sent no content (an empty answer where the page's JSON should be)\n")
+    }
+
     @Test func allAndPagesTogetherAreAUsageError() async throws {
         let result = try await RiffleBinary.run(["dump", try RiffleBinary.refusingTemplate(), "--all", "--pages", "1-2"])
         #expect(result.status == 2)

@@ -69,6 +69,24 @@ extension Feed {
     /// `passwd`, `auth`, `sig`, `signature`, `appid`, `credential(s)`, `session` or `sid`
     /// (`api_key`, `api-key`, `access_token`, `appid`, `sig`; not `per_page`, `q`, `sort`).
     public static func isCredentialName(_ name: String) -> Bool {
+        nameWords(name).contains { credentialWords.contains($0) }
+    }
+
+    /// Whether a query parameter's name is a credential's through and through, so its value is one
+    /// whatever it looks like: a credential word (`isCredentialName`) with nothing beside it but words
+    /// that say whose or what kind (`api`, `access`, `app`, `client`, `subscription`...): `key`,
+    /// `api_key`, `apiKey`, `access_token`, `client_secret`, `sig`, `password`; not `sort_key`,
+    /// `page_token` or `cache_key`, which name other things and hold words (`created_at`).
+    static func isKeyName(_ name: String) -> Bool {
+        let words = nameWords(name)
+        return words.contains { credentialWords.contains($0) } && words.allSatisfy { credentialWords.contains($0) || keyQualifiers.contains($0) }
+    }
+
+    private static let keyQualifiers: Set = ["api", "access", "app", "application", "auth", "bearer", "client", "consumer", "dev",
+                                             "developer", "oauth", "private", "refresh", "security", "subscription", "user", "x"]
+
+    /// The words of a parameter's name, lowercased: split at `_`, `-`, `.` and lower-to-upper case changes.
+    private static func nameWords(_ name: String) -> [String] {
         var words: [String] = []
         var word = ""
         var previousLower = false
@@ -82,7 +100,7 @@ extension Feed {
             previousLower = character.isLowercase || character.isNumber
         }
         if !word.isEmpty { words.append(word) }
-        return words.contains { credentialWords.contains($0) }
+        return words
     }
 
     private static let credentialWords: Set = ["key", "apikey", "token", "secret", "password", "passwd", "auth", "sig",
@@ -125,8 +143,13 @@ extension Feed {
             let hidden = [userInfo.password ?? userInfo.user, String(userInfo.basicAuthorization.dropFirst("Basic ".count))]
             found += hidden.map { SecretRedactor.Secret(value: $0, reference: Self.hiddenUserInfo) }
         }
-        for key in queryKeys where !found.contains(where: { $0.value == key.value }) {
-            found.append(SecretRedactor.Secret(value: key.value, reference: Self.hiddenQueryValue))
+        for key in queryKeys {
+            // A short key (`api_key=abc`) is taken out where it stands as the parameter, as URLs echo it:
+            // taken out everywhere, three letters would be rewritten in every word that holds them.
+            let secret = secrets != nil || Self.readsAsKey(key.value)
+                ? SecretRedactor.Secret(value: key.value, reference: Self.hiddenQueryValue)
+                : SecretRedactor.Secret(value: key.name + "=" + key.value, reference: key.name + "=" + Self.hiddenQueryValue, isWholeValue: true)
+            if !found.contains(where: { $0.value == secret.value }) { found.append(secret) }
         }
         let sources = headers.values.map { $0 } + query.filter { isSecretQueryParameter($0.key) }.map(\.value)
         for source in sources {

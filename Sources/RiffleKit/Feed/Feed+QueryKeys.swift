@@ -8,9 +8,11 @@ import Foundation
 ///
 /// A parameter is such a key when its name says so (`isSecretQueryParameter`: `api_key`, `apikey`,
 /// `access_token`, `appid`, `sig`..., or the feed's `secrets`) and its value is written out, not a
-/// `${NAME}` reference, and reads as a key rather than a word: 12 characters or more with a digit, or
-/// 20 or more (`sort_key=date` and `key=created_at` stay as they are). A parameter the feed's
-/// `secrets` names is a key whatever its value.
+/// `${NAME}` reference, and is a key whatever its length when the name is a credential's through and
+/// through (`isKeyName`: `key`, `api_key`, `token`, `sig`, `password`); under a name that only holds
+/// such a word (`sort_key`, `page_token`) when its value reads as a key rather than a word: 12
+/// characters or more with a digit, or 20 or more (`sort_key=created_at` stays as it is). A parameter
+/// the feed's `secrets` names is a key whatever its value.
 extension Feed {
     /// One key of the template's query: its parameter's name, the value as written in the URL
     /// (percent-encoding included, sent back exactly so), and that value decoded.
@@ -34,17 +36,24 @@ extension Feed {
             let rawName = part[..<equals], written = String(part[part.index(after: equals)...])
             let name = rawName.removingPercentEncoding ?? String(rawName)
             let value = written.removingPercentEncoding ?? written
+            // The mark percent-encoded (`%2A%2A%2A`, a link copied as `y` or `riffle dump` give it) is
+            // the mark: shown and kept as `***`, a key riffle does not have.
+            if value == hiddenQueryValue, written != hiddenQueryValue, isSecretQueryParameter(name, secrets: secrets) {
+                rewritten.append(rawName + "=" + hiddenQueryValue)
+                continue
+            }
             // A `${NAME}` reference or a placeholder is no key written out.
             guard isSecretQueryParameter(name, secrets: secrets), written != hiddenQueryValue, !value.contains("{"),
-                  secrets?.contains(name) == true || readsAsKey(value) else {
+                  !value.isEmpty, secrets != nil || isKeyName(name) || readsAsKey(value) else {
                 rewritten.append(part)
                 continue
             }
             keys.append(QueryKey(name: name, written: written, value: value))
             rewritten.append(rawName + "=" + hiddenQueryValue)
         }
-        guard !keys.isEmpty else { return (template, []) }
-        return (template.replacingCharacters(in: query, with: rewritten.joined(separator: "&")), keys)
+        let rewrittenQuery = rewritten.joined(separator: "&")
+        guard rewrittenQuery != template[query] else { return (template, keys) }
+        return (template.replacingCharacters(in: query, with: rewrittenQuery), keys)
     }
 
     /// The names of the template's query parameters that read `***` with no key behind them: the feed
@@ -131,9 +140,9 @@ extension Feed {
         secrets.map { $0.contains(name) } ?? isCredentialName(name)
     }
 
-    /// The decoded name of a query part `name=***` (a key riffle hid); nil for any other part.
+    /// The decoded name of a query part `name=***` (a key riffle hid; `%2A%2A%2A` too); nil for any other part.
     private static func hiddenName(_ part: Substring) -> String? {
-        guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...] == hiddenQueryValue else { return nil }
+        guard let equals = part.firstIndex(of: "="), part[part.index(after: equals)...].removingPercentEncoding == hiddenQueryValue else { return nil }
         return part[..<equals].removingPercentEncoding ?? String(part[..<equals])
     }
 

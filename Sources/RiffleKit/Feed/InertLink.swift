@@ -24,6 +24,11 @@
 /// starting with `%`.
 /// Tabs and line breaks are dropped and the ends trimmed, as browsers do before reading a link.
 ///
+/// One exception to the table: a query value that is riffle's mark for a key it hid, `***` (or
+/// `%2A%2A%2A`), is written `***`, so a link reads `apiKey=***` as every listing does. A shell
+/// expands no pattern in an assignment (`name=***` after an `&`), the first piece holds a `/`, so
+/// it names folders of its own (`https:/host/...`), and any other piece starts with `%`.
+///
 /// Encoding is idempotent: an inert link comes back unchanged.
 package enum InertLink {
     /// `link` as one inert word of printable ASCII (see the type's table).
@@ -57,12 +62,12 @@ package enum InertLink {
             out.append(0x3F)
             rest = rest.dropFirst()
             let queryEnd = rest.firstIndex(of: 0x23) ?? rest.endIndex
-            pieces(rest[..<queryEnd], keeping: query, into: &out)
+            pieces(rest[..<queryEnd], keeping: query, isQuery: true, into: &out)
             rest = rest[queryEnd...]
         }
         if rest.first == 0x23 {
             out.append(0x23)
-            pieces(rest.dropFirst(), keeping: fragment, into: &out)
+            pieces(rest.dropFirst(), keeping: fragment, isQuery: false, into: &out)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -120,11 +125,16 @@ package enum InertLink {
     /// (which are structure) is encoded, and its `/`s, so the command can only name a program whose name
     /// starts with `%` (a form decoder reads the same name and value). A piece where that character is
     /// a `%XX` already is left as it is, so encoding twice changes nothing.
-    private static func pieces(_ bytes: ArraySlice<UInt8>, keeping kept: Set<UInt8>, into out: inout [UInt8]) {
+    private static func pieces(_ bytes: ArraySlice<UInt8>, keeping kept: Set<UInt8>, isQuery: Bool, into out: inout [UInt8]) {
         for (number, piece) in bytes.split(separator: 0x26, omittingEmptySubsequences: false).enumerated() {
             if number > 0 { out.append(0x26) }
             var encoded: [UInt8] = []
-            append(piece, keeping: kept, into: &encoded)
+            if isQuery, let equals = piece.firstIndex(of: 0x3D), equals > piece.startIndex, isHiddenMark(piece[(equals + 1)...]) {
+                append(piece[...equals], keeping: kept, into: &encoded)
+                encoded += hiddenMark
+            } else {
+                append(piece, keeping: kept, into: &encoded)
+            }
             guard number > 0, !isAssignment(encoded), let lead = encoded.firstIndex(where: { $0 != 0x3D && $0 != 0x2B }),
                   encoded[lead] != 0x25 else {
                 out += encoded
@@ -134,6 +144,14 @@ package enum InertLink {
                 if index == lead || byte == 0x2F { out += percent(byte) } else { out.append(byte) }
             }
         }
+    }
+
+    /// `***`: what stands for a key riffle hid (`Feed.hiddenQueryValue`).
+    private static let hiddenMark = Array("***".utf8)
+
+    /// Whether `value` is the mark of a hidden key, as written or percent-encoded in either case.
+    private static func isHiddenMark(_ value: ArraySlice<UInt8>) -> Bool {
+        value.elementsEqual(hiddenMark) || String(decoding: value, as: UTF8.self).lowercased() == "%2a%2a%2a"
     }
 
     /// Whether `word` is a shell assignment: a name (`[A-Za-z_][A-Za-z0-9_]*`) then `=`.

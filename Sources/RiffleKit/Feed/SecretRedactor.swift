@@ -7,7 +7,9 @@ import Foundation
 /// A secret is found spelled raw, percent-encoded byte by byte in either case (`%2F`, `%2f`, or only
 /// some bytes), JSON-escaped (`abc\/def`, `\"`), `\u`-escaped (`\u0061`, surrogate pairs) or with `+`
 /// for a space, in any mix. Each is replaced by its `${NAME}` reference (percent-encoded where the
-/// echo was, or where it sits in a URL).
+/// echo was, or where it sits in a URL), or by `***` for a key of the feed URL's own, which a URL
+/// holds as it is (`*` is a sub-delimiter), so every echo of it reads `apiKey=***` as riffle's
+/// listings do, never `apiKey=%2A%2A%2A`.
 ///
 /// A body that does not hold a secret is returned as it is. A body that is valid JSON stays valid
 /// JSON: only the text of its strings is rewritten (never across an escape), and a number that is a
@@ -22,6 +24,9 @@ struct SecretRedactor: Sendable {
         var value: String
         /// `${NAME}`.
         var reference: String
+        /// Whether the value is a query parameter's whole value (`apiKey=abc`): a spelling followed by
+        /// more of a value (`apiKey=abcdef`) is another value, not this one.
+        var isWholeValue = false
     }
 
     private struct Prepared: Sendable {
@@ -31,6 +36,7 @@ struct SecretRedactor: Sendable {
         var encodedReference: [UInt8]
         /// The value's bytes when it is all ASCII digits (it may stand as a JSON number).
         var digits: [UInt8]?
+        var isWholeValue: Bool
     }
 
     private let secrets: [Prepared]
@@ -50,7 +56,8 @@ struct SecretRedactor: Sendable {
             starts[Int(scalars[0].1[0])] = true
             let digits = secret.value.utf8.allSatisfy { (48...57).contains($0) } ? Array(secret.value.utf8) : nil
             prepared.append(Prepared(scalars: scalars, reference: Array(secret.reference.utf8),
-                                     encodedReference: Array(Self.percentEncoded(secret.reference).utf8), digits: digits))
+                                     encodedReference: Array(Self.referenceInURL(secret.reference).utf8), digits: digits,
+                                     isWholeValue: secret.isWholeValue))
         }
         if !prepared.isEmpty {
             for byte in [UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "+")] { starts[Int(byte)] = true }
@@ -147,7 +154,21 @@ struct SecretRedactor: Sendable {
                 }
             }
         }
+        if secret.isWholeValue, j < t.count, Self.continuesValue(t, at: j) { return nil }
         return (j, encoded)
+    }
+
+    /// Whether the byte at `i` (raw or percent-encoded) goes on with a query value: a letter, a digit,
+    /// `-._~+`, or `%` not followed by two hex digits.
+    private static func continuesValue(_ t: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        var byte = t[i]
+        if byte == UInt8(ascii: "%") {
+            guard i &+ 2 < t.count, let high = hex(t[i &+ 1]), let low = hex(t[i &+ 2]) else { return true }
+            byte = high << 4 | low
+        }
+        return (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+            || byte == UInt8(ascii: "+")
     }
 
     /// Rewrites every spelling of a secret, anywhere (text that is not JSON: a header, an HTML page, a message).
@@ -284,6 +305,15 @@ struct SecretRedactor: Sendable {
     static func percentEncoded(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
+
+    /// `reference` as it stands where a URL or a percent-encoded echo holds it: `${NAME}` encoded
+    /// (braces cannot stand in a URL), the `*` of `***` kept, since a URL may hold it as it is and a
+    /// reader should see the mark riffle shows everywhere else.
+    static func referenceInURL(_ reference: String) -> String {
+        reference.addingPercentEncoding(withAllowedCharacters: unreservedAndStar) ?? reference
+    }
+
+    private static let unreservedAndStar = unreserved.union(CharacterSet(charactersIn: "*"))
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -21,12 +21,14 @@ extension PageLoader {
 
     /// Reads a body with the feed's item path and field mapping (`ItemExtractor`, on the lazy tape);
     /// links that are paths are resolved against `url`, the page's (else page 1's).
-    /// Throws for what must never be stored: not JSON, a failure envelope, no item array.
+    /// Throws for what must never be stored: no content, not JSON, a failure envelope, no item array.
     /// - Parameter stored: whether `body` was read back from disk, where only bodies that passed this
     ///   check (with `stored: false`) are written: then only its structure is checked
     ///   (`JSONDocument.Validation.structure`): a truncated or garbled file still throws, a string
     ///   damaged in place reads with U+FFFD.
     nonisolated func parse(_ body: Data, stored: Bool, url: URL?) throws(FeedError) -> ParsedBody {
+        // 204 No Content, or a 2xx with nothing but blanks: no answer to read, not a broken one.
+        if !stored, body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .noContent }
         let document = try ItemExtractor.document(body, stored: stored)
         if let failure = feed.envelope?.failure(in: document) { throw .request(failure) }
         let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url ?? feed.url(forPage: 1))

@@ -151,7 +151,8 @@ public actor PageLoader {
     /// A page that repeats the page before it (a server ignoring `{page}`), or an earlier page this
     /// run read (a next link leading back), comes back empty and last, its `endReason` saying so. A
     /// numbered or offset page the server refuses with 400, 404, 410, 416 or 422 right after a short
-    /// page comes back empty and last too (`endsAtFailure`).
+    /// page comes back empty and last too (`endsAtFailure`), and so does a page past the first that the
+    /// server answers with no content at all (204, an empty 200); page 1 so answered is `.noContent`.
     public func load(_ number: Int, policy: CachePolicy = .returnCacheElseLoad) async throws(FeedError) -> Page {
         switch policy {
         case .returnCacheElseLoad, .returnCacheDontLoad:
@@ -169,6 +170,9 @@ public actor PageLoader {
         do {
             page = try await fetch(number, policy: policy)
         } catch {
+            // A page past the first answered with no content (204, an empty 200): the server has no
+            // more to give. Nothing was stored, so a page kept from before stays on disk.
+            if number > 1, error == .noContent { return endPage(number) }
             guard await endsAtFailure(number, error) else { throw error }
             return endPage(number)
         }
