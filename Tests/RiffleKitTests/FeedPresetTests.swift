@@ -84,9 +84,21 @@ struct FeedPresetTests {
         (#"<https://x.org/?p=5>; rel="nextish", <https://x.org/?p=6>; rel=next"#, "https://x.org/?p=6"),
         (#"<https://x.org/?p=7>; rel="last""#, nil),
         (#"<https://x.org/?p=8; rel="next""#, nil),
+        // Blanks around the target inside the brackets are not part of it; the rest is as written.
+        (#"< https://x.org/items?page=2 >; rel="next""#, "https://x.org/items?page=2"),
+        ("<\t https://x.org/?q=a%20b&p=3\t>; rel=next", "https://x.org/?q=a%20b&p=3"),
     ] as [(String, String?)])
     func nextLinksAreFoundWhateverTheirTargetsHold(header: String, expected: String?) {
         #expect(Pagination.nextLink(in: header) == expected)
+    }
+
+    /// A `Link` target written with spaces inside its brackets (`< https://… >`) is the page asked
+    /// for next, not a URL with `%20` at both ends.
+    @Test(arguments: ["< https://x.org/items?page=2 >", "<  /items?page=2 >"])
+    func aLinkTargetWithBlanksInsideItsBracketsIsTheNextPage(target: String) throws {
+        let next = Pagination(.linkHeader).nextURL(after: URL(string: "https://x.org/items?page=1")!,
+                                                   headers: ["link": target + #"; rel="next""#], document: try JSONDocument(Data("[]".utf8)))
+        #expect(next?.absoluteString == "https://x.org/items?page=2")
     }
 
     @Test func theGitHubTokenIsSentOnlyWhenSet() throws {

@@ -191,6 +191,8 @@ struct ValueShape: OptionSet {
 
     /// Whether the URL (host at `start`, or a path when `start` is at a `/`) is the API's own:
     /// an `api.` host, a path segment `api` or `v1`, `v2`..., `.json` before the query, `format=json`.
+    /// Only the first 128 bytes after `start` are searched; what follows a mark is read up to the
+    /// value's end, which may lie beyond them.
     static func isAPI(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
         let end = Swift.min(b.count, start + 128)
         func has(_ word: StaticString, at i: Int) -> Bool {
@@ -208,7 +210,7 @@ struct ValueShape: OptionSet {
             if c == 0x2F || (c == 0x5C && i + 1 < end && b[i + 1] == 0x2F) {
                 let s = c == 0x2F ? i + 1 : i + 2
                 if !query {
-                    if has("api", at: s), s + 3 == end || b[s + 3] == 0x2F || b[s + 3] == 0x5C || b[s + 3] == 0x3F { return true }
+                    if has("api", at: s), s + 3 == b.count || b[s + 3] == 0x2F || b[s + 3] == 0x5C || b[s + 3] == 0x3F { return true }
                     // Azure DevOps' `/_apis/`.
                     if has("_apis", at: s) { return true }
                     if s + 1 < end, b[s] | 0x20 == 0x76, isDigit(b[s + 1]) {
@@ -218,7 +220,7 @@ struct ValueShape: OptionSet {
                     }
                 }
             }
-            if !query, c == 0x2E, has(".json", at: i), i + 5 == end || b[i + 5] == 0x3F || b[i + 5] == 0x23 { return true }
+            if !query, c == 0x2E, has(".json", at: i), i + 5 == b.count || b[i + 5] == 0x3F || b[i + 5] == 0x23 { return true }
             if query, c == 0x66 || c == 0x46, has("format=json", at: i) { return true }
             i += 1
         }

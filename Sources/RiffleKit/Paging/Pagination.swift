@@ -137,11 +137,15 @@ public struct Pagination: Sendable, Hashable {
     ///
     /// Scanned rather than split: a target may hold commas and semicolons (`?ids=1,2;v=3`), a quoted
     /// parameter may hold commas (`title="a, b"`), and `rel` may name several relations (`"prev next"`).
+    /// Spaces and tabs around the target inside `<>` are dropped; the rest is kept as written.
     public static func nextLink(in header: String) -> String? {
         var rest = Substring(header)
         while let open = rest.firstIndex(of: "<") {
             guard let close = rest[open...].firstIndex(of: ">") else { return nil }
-            let target = rest[rest.index(after: open)..<close]
+            var target = rest[rest.index(after: open)..<close]
+            // `< https://…?page=2 >`: RFC 8288 parsers (browsers') take the URL inside, without the blanks.
+            while let first = target.first, first == " " || first == "\t" { target = target.dropFirst() }
+            while let last = target.last, last == " " || last == "\t" { target = target.dropLast() }
             rest = rest[rest.index(after: close)...]
             // The parameters run to the next comma outside quotes.
             var parameters: [Substring] = []
