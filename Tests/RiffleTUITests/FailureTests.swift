@@ -67,3 +67,61 @@ struct FailureTests {
         #expect(state.press("r") == [.load(page: 1, policy: .reloadIgnoringCache)])
     }
 }
+
+@Suite("R while offline says what failed in one toast")
+struct ReloadFailureTests {
+    @Test func everyLoadedPageFailingTheSameWayIsOneToastNamingThePages() {
+        // Given five pages loaded
+        var state = Fixture.state(pages: (1...5).map { Fixture.page($0) })
+        state.send(.tick(Fixture.now))
+        // When R is pressed and every page fails the same way, one after another (offline)
+        #expect(state.press("R").count == 5)
+        for page in 1...5 { state.send(.pageFailed(page: page, error: FailureTests.refused)) }
+        // Then one toast says which pages failed and why, and the log keeps that one line, not five
+        #expect(state.visibleToasts.map(\.message) == ["pages 1–5: could not connect to 127.0.0.1:1 (connection refused)"])
+        #expect(state.toasts.map(\.message) == ["pages 1–5: could not connect to 127.0.0.1:1 (connection refused)"])
+        // And the pages stay
+        #expect(state.list.items.count == 50 && state.feed.paging.reloads == nil)
+    }
+
+    @Test func pagesFailingForDifferentReasonsSayEachReasonOnceAndOneFailureStaysAPage() {
+        var state = Fixture.state(pages: (1...4).map { Fixture.page($0) })
+        state.press("R")
+        state.send(.pageLoaded(Fixture.page(1)))
+        state.send(.pageFailed(page: 2, error: .request(.transport("HTTP 500 Internal Server Error"))))
+        state.send(.pageFailed(page: 3, error: FailureTests.refused))
+        state.send(.pageFailed(page: 4, error: FailureTests.refused))
+        #expect(state.visibleToasts.map(\.message) == ["page 2: HTTP 500 Internal Server Error",
+                                                      "pages 3, 4: could not connect to 127.0.0.1:1 (connection refused)",
+                                                      "no new items"])
+    }
+
+    @Test func aSecondROfflineTakesTheFirstOnesPlace() {
+        var state = Fixture.state(pages: (1...2).map { Fixture.page($0) })
+        for _ in 0..<2 {
+            state.press("R")
+            for page in 1...2 { state.send(.pageFailed(page: page, error: FailureTests.refused)) }
+        }
+        #expect(state.visibleToasts.map(\.message) == ["pages 1, 2: could not connect to 127.0.0.1:1 (connection refused)"])
+        #expect(state.toasts.count == 2)
+    }
+}
+
+extension ReloadFailureTests {
+    @Test func theGrowingToastFadesLikeAnyOther() {
+        // Given R, page 1 failing, then another toast, then page 2 failing the same way after a tick
+        var state = Fixture.state(pages: (1...3).map { Fixture.page($0) })
+        state.press("R")
+        state.send(.pageFailed(page: 1, error: FailureTests.refused))
+        state.send(.tick(Fixture.now))
+        state.send(.pageFailed(page: 2, error: .request(.transport("HTTP 500 Internal Server Error"))))
+        state.send(.tick(Fixture.now.addingTimeInterval(1)))
+        state.send(.pageFailed(page: 3, error: FailureTests.refused))
+        state.send(.tick(Fixture.now.addingTimeInterval(2)))
+        #expect(state.visibleToasts.map(\.message) == ["page 2: HTTP 500 Internal Server Error",
+                                                      "pages 1, 3: could not connect to 127.0.0.1:1 (connection refused)"])
+        // Then three seconds after the last failure every toast is gone
+        state.send(.tick(Fixture.now.addingTimeInterval(5.1)))
+        #expect(state.visibleToasts.isEmpty)
+    }
+}

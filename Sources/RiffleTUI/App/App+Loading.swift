@@ -269,15 +269,51 @@ extension App {
         // A failure of a request nobody waits for any more is not news.
         guard let i = state.feed.paging.requests.firstIndex(where: { $0.page == page }) else { return [] }
         let request = state.feed.paging.requests.remove(at: i)
-        if request.purpose == .reload, state.feed.paging.reloads?.pending.remove(page) != nil { finishReloads(&state) }
+        if error.isOffline { state.feed.isOffline = true }
+        if request.purpose == .reload, var tally = state.feed.paging.reloads, tally.pending.remove(page) != nil {
+            sayReloadFailure(&state, &tally, page: page, reason: "\(error)")
+            state.feed.paging.reloads = tally
+            finishReloads(&state)
+            return []
+        }
         if request.purpose == .append {
             endJumpShort(&state)
             state.feed.paging.unseenSearch = nil
             state.feed.paging.prefetchPaused = true
             state.feed.paging.failure = LoadFailure(page: page, reason: "\(error)")
         }
-        if error.isOffline { state.feed.isOffline = true }
         raise(&state, "page \(page): \(error)")
         return []
+    }
+
+    /// A page of a reload failed: one toast per reason names every page of the reload that failed
+    /// with it ("pages 1–5: could not connect to ..."), growing in place as more fail, rather than a
+    /// toast a page (`R` offline with twenty pages loaded stacked twenty).
+    static func sayReloadFailure(_ state: inout AppState, _ tally: inout ReloadTally, page: Int, reason: String) {
+        let earlier = tally.failed[reason] ?? []
+        tally.failed[reason] = earlier + [page]
+        let message = "\(pagesLabel(earlier + [page])): \(reason)"
+        let topic = Toast.Topic.reloadFailure(reason)
+        // The toast the reload raised for this reason, while it shows, takes the new message and becomes
+        // the newest (its clock starts again, after the others'); the log keeps it once.
+        if !earlier.isEmpty,
+           let i = state.toasts.lastIndex(where: { !$0.isReplaced && $0.topic == topic }), state.toasts[i].isVisible(at: state.now) {
+            state.toasts.remove(at: i)
+        }
+        raise(&state, message, topic: topic)
+    }
+
+    /// "page 3", "pages 1–5", "pages 1–3, 7".
+    static func pagesLabel(_ pages: [Int]) -> String {
+        let sorted = Set(pages).sorted()
+        guard sorted.count > 1 else { return "page \(sorted.first ?? 0)" }
+        var runs: [String] = []
+        var start = sorted[0], end = sorted[0]
+        for n in sorted.dropFirst() + [Int.min] {
+            if n == end + 1 { end = n; continue }
+            runs.append(start == end ? "\(start)" : end == start + 1 ? "\(start), \(end)" : "\(start)–\(end)")
+            (start, end) = (n, n)
+        }
+        return "pages " + runs.joined(separator: ", ")
     }
 }

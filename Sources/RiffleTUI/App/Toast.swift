@@ -23,6 +23,8 @@ package struct Toast: Sendable, Equatable {
         case marks
         /// Showing or hiding what the rules hide (`H`), or pages they hid whole.
         case hidden
+        /// Pages of a reload (`r`, `R`) that failed with this reason.
+        case reloadFailure(String)
     }
 
     /// One line; sanitised when drawn.

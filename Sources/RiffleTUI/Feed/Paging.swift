@@ -107,6 +107,8 @@ package struct ReloadTally: Sendable, Equatable {
     package var answered = false
     /// The pages that came back so far: newer than anything an earlier page of the reload moves on.
     package var refreshed: Set<Int> = []
+    /// The pages that failed so far, by the reason they failed with: one toast says each reason once.
+    package var failed: [String: [Int]] = [:]
 
     package init(pending: Set<Int>) { self.pending = pending }
 }
