@@ -278,12 +278,12 @@ extension BrowserLoop {
                 guard let log else { return update(.searchFailed(query: query, "no reading log to search")) }
                 // As each match's feed's list would: what its rules hide is left out (`H` lists it), and
                 // the limit is of what is listed.
-                let hides: @Sendable (ReadingLog.Match) -> Bool
-                if let shelf = loop.services.shelf { hides = shelf.searchHiding() } else { hides = { _ in false } }
+                let hiding = loop.services.shelf?.searchHiding() ?? .none
                 log.enqueue(reportingFailure: false) { log in
                     do throws(ReadingLog.Failure) {
-                        let matches = try await log.search(query, order: order, counting: { !hides($0) })
-                        mailbox.post(.searched(query: query, matches, hidden: Set(matches.indices.filter { hides(matches[$0]) })))
+                        let matches = try await log.search(query, order: order, counting: { !hiding.hides($0) })
+                        let hidden = Set(matches.indices.filter { hiding.hides(matches[$0]) })
+                        mailbox.post(.searched(query: query, matches, hidden: hidden, unapplied: hiding.unapplied()))
                     } catch {
                         mailbox.post(.searchFailed(query: query, error.description))
                     }

@@ -75,7 +75,24 @@ package protocol FeedShelving: Sendable {
     func addHideRule(_ rule: HideRule, feed: Feed?, openedAs name: String) throws(OpenFailure) -> (rules: [HideRule], message: String)
     /// Whether the rules of a search match's feed hide it, as that feed's list would, from what the
     /// reading log keeps (`ReadingLog.Match.isHidden(by:)`): the feeds file read once per search.
-    func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool
+    func searchHiding() -> SearchHiding
+}
+
+/// How the rules of each search match's feed apply in search (`FeedShelving.searchHiding`).
+package struct SearchHiding: Sendable {
+    /// Whether the rules of the match's feed hide it, from what the reading log keeps.
+    package var hides: @Sendable (ReadingLog.Match) -> Bool
+    /// The `.PATH:` rules, as written, of the feeds whose matches were looked at so far: they read the
+    /// item's JSON, which the reading log does not keep, so they hide nothing in search.
+    package var unapplied: @Sendable () -> [String]
+
+    package init(hides: @escaping @Sendable (ReadingLog.Match) -> Bool, unapplied: @escaping @Sendable () -> [String] = { [] }) {
+        self.hides = hides
+        self.unapplied = unapplied
+    }
+
+    /// No rules: nothing hidden.
+    package static let none = SearchHiding(hides: { _ in false })
 }
 
 extension FeedShelving {
@@ -96,7 +113,7 @@ extension FeedShelving {
     }
 
     /// A shelf without rules hides nothing.
-    package func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool { { _ in false } }
+    package func searchHiding() -> SearchHiding { .none }
 }
 
 /// A field pick saved in the feeds file.

@@ -66,7 +66,8 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stalled(let host, let seconds): "\(host) stopped sending (nothing for \(seconds) s)"
         case .tls(let host, let reason): "TLS failed with \(host) (\(reason))"
         case .httpStatus(let code, let excerpt):
-            "HTTP \(code) \(HTTPStatus.reason(code) ?? "")" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+            // A status without a standard phrase (Cloudflare's 520-527, a server's own 299) reads "HTTP 520: ...".
+            "HTTP \(code)" + (HTTPStatus.reason(code).map { " \($0)" } ?? "") + (excerpt.isEmpty ? "" : ": \(excerpt)")
         case .invalidJSON(let offset, let reason): "invalid JSON at byte \(offset): \(reason)"
         case .validation(let path, let expected, let actual): "unexpected JSON at \(path): expected \(expected), got \(actual)"
         case .envelope(let message): "server error: \(message)"

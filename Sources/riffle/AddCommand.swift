@@ -20,6 +20,7 @@ enum AddCommand {
         try FeedNames.check(name)
         let catalogs = try FeedResolver.Catalogs.load(environment: environment)
         guard catalogs.user[name] == nil else { throw .init(taken(name, in: catalogs.userFile)) }
+        if feed == FeedShelf.demoName, catalogs.user[feed] == nil { throw .init(demoMessage) }
         // What `riffle FEED` would open, from the presets or a URL (not another feed of the file).
         let presetsOnly = FeedResolver.Catalogs(presets: catalogs.presets, user: FeedCatalog(), userFile: catalogs.userFile)
         _ = try FeedResolver.resolve(feed, firstPage: nil, catalogs: presetsOnly, environment: environment, forNetwork: false)
@@ -46,6 +47,11 @@ enum AddCommand {
         }
         return "added '\(name)' (\(TerminalSafe.text(feed))) to \(catalogs.userFile); open it with: riffle \(name)"
     }
+
+    /// Why the built-in demo is not added under a name: its server runs inside riffle on a port chosen
+    /// each run, so an entry would have no URL to keep, and the feed list has it already.
+    static let demoMessage = "the built-in demo cannot be added: it is served inside riffle on a port chosen each run, "
+        + "so there is no URL to keep; open it with riffle demo"
 
     /// Why `name` cannot be added: `file` has a feed of that name.
     private static func taken(_ name: String, in file: String) -> String {

@@ -15,6 +15,8 @@ extension FeedShelf {
         let saved = catalogs.user.saved(name, firstPage: FeedResolver.isTemplate(name) ? firstPage : nil)
         // The built-in demo has none: it is not in the file (a feed the file calls `demo` is).
         guard let entry = catalogs.user[name]?.name ?? saved?.name else {
+            // Not `riffle add NAME demo`: the demo cannot be added (`AddCommand.demoMessage`).
+            if name == Self.demoName { throw OpenFailure("the built-in demo is not in feeds.json and cannot be added, so it keeps no rules") }
             throw OpenFailure("hiding needs a feeds-file entry for this feed: riffle add NAME FEED, then riffle NAME")
         }
         let file = FeedsFile(path: catalogs.userFile, presets: catalogs.presets)

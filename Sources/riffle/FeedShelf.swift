@@ -110,9 +110,9 @@ final class FeedShelf: FeedShelving {
         return summary
     }
 
-    func searchHiding() -> @Sendable (ReadingLog.Match) -> Bool {
+    func searchHiding() -> SearchHiding {
         let rules = HideRulesByFeed(catalogs: try? currentCatalogs())
-        return { rules.hides($0) }
+        return SearchHiding(hides: { rules.hides($0) }, unapplied: { rules.fieldRules })
     }
 
     func open(_ name: String) throws(OpenFailure) -> OpenedFeed {

@@ -51,6 +51,13 @@ struct ErrorMessageTests {
         #expect(RiffleError.curlWords(20).hasSuffix("(CURLcode 20)") && !RiffleError.curlWords(20).contains("Unknown"))
     }
 
+    /// A status with no standard phrase (Cloudflare's 520, a server's own 299) has no gap before its colon.
+    @Test(arguments: [(520, "<html>origin down</html>", "HTTP 520: <html>origin down</html>"), (299, "", "HTTP 299"),
+                      (404, "nope", "HTTP 404 Not Found: nope"), (503, "", "HTTP 503 Service Unavailable")])
+    func aStatusWithoutAPhraseReadsAsTheNumber(code: Int, excerpt: String, message: String) {
+        #expect(RiffleError.httpStatus(code: code, excerpt: excerpt).description == message)
+    }
+
     @Test func pluralsTakeAPluralVerb() {
         let headers = RiffleError.tooLarge(what: "response headers", limit: 256 << 10).description
         #expect(headers == "the response headers went over the 256 KiB limit")

@@ -335,11 +335,13 @@ struct FeedEndTests {
         #expect(told.withLock { $0 } == ["1 more", "2 more", "3 last"])
     }
 
-    /// The answers that carry no content: 204 No Content, and a 200 whose JSON body is empty or blank.
+    /// The answers that carry no content: 204 No Content, and a 200 whose JSON body is empty or blank,
+    /// or holds a byte-order mark alone.
     static let noContentAnswers: [HTTPServer.Response] = [
         HTTPServer.Response(status: 204),
         .json(""),
         .json(" \r\n"),
+        .json("\u{FEFF}\n"),
     ]
 
     /// A feed of full pages of three items (no end signal) whose server answers page `emptyFrom` (set

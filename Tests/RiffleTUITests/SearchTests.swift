@@ -24,6 +24,22 @@ struct SearchTests {
         return state
     }
 
+    /// A `.PATH:` rule of a result's feed reads the item's JSON, which the reading log does not keep: a
+    /// toast says it was not applied, rather than leave it to look applied (as `riffle search --hide` says).
+    @Test func aRuleSearchCannotApplyIsNamedInAToast() {
+        // Given results whose feed hides with a field rule
+        var state = Self.results([Self.match()])
+        #expect(state.toasts.isEmpty)
+        // When the search answers naming the rule it could not apply
+        state.send(.searched(query: "item", [Self.match()], unapplied: ["._tags:job", ".kind:ad"]))
+        // Then a toast names the rules and says why, and the results are listed all the same
+        #expect(state.toasts.map(\.message) == ["'._tags:job', '.kind:ad' not applied: search keeps no item's JSON"])
+        #expect(App.view(state).description.contains("p2 item 3"))
+        // And an answer for another query says nothing
+        state.send(.searched(query: "other", [Self.match()], unapplied: [".kind:ad"]))
+        #expect(state.toasts.count == 1)
+    }
+
     @Test func sSwitchesBetweenNewestFirstAndBestFirstAskingAfresh() {
         var state = Self.results([Self.match()])
         #expect(App.view(state).trimmedLines[9].contains("newest first"))

@@ -90,6 +90,8 @@ struct FeedsInOneLineTests {
         ("a b", "hn", "a feed name may hold letters, digits and - _ . (not first -), got 'a b'"),
         ("dump", "hn", "'dump' is one of riffle's commands: choose another name"),
         ("rust", "https://me:pw@x.example.com/{page}", "a URL with a password is not written to"),
+        ("mine", "demo", "the built-in demo cannot be added: it is served inside riffle on a port chosen each run, "
+            + "so there is no URL to keep; open it with riffle demo"),
     ])
     func addRefusesWithOneLineAndChangesNothing(name: String, feed: String, problem: String) throws {
         let before = #"{"feeds": {"work": {"url": "https://w.example.com/?page={page}"}}}"#

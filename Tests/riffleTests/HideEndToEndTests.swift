@@ -121,6 +121,9 @@ struct HideEndToEndTests {
         try session.send("-l", "zeta")
         try session.send("Enter")
         #expect(await session.waitFor { session.screen().contains("zeta rust notes") && session.screen().contains("· 2 hidden ·") }, "\(session.screen())")
+        // and says that news's field rule was not applied, which the reading log cannot, rather than seem to
+        #expect(await session.waitFor { session.screen().contains("'.kind:job' not applied: search keeps no item's JSON") }, "\(session.screen())")
+        #expect(session.screen().contains("zeta hiring now"), "\(session.screen())")
         #expect(!session.screen().contains("zeta crypto crash") && !session.screen().contains("zeta spam post"), "\(session.screen())")
         try session.send("H")
         #expect(await session.waitFor { session.screen().contains("zeta crypto crash") && session.screen().contains("2 hidden shown") }, "\(session.screen())")

@@ -27,8 +27,10 @@ extension PageLoader {
     ///   (`JSONDocument.Validation.structure`): a truncated or garbled file still throws, a string
     ///   damaged in place reads with U+FFFD.
     nonisolated func parse(_ body: Data, stored: Bool, url: URL?) throws(FeedError) -> ParsedBody {
-        // 204 No Content, or a 2xx with nothing but blanks: no answer to read, not a broken one.
-        if !stored, body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .noContent }
+        // 204 No Content, or a 2xx with nothing but blanks (after a byte-order mark, as .NET writes an
+        // empty UTF-8 answer): no answer to read, not a broken one.
+        if !stored, (body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...])
+            .allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .noContent }
         let document = try ItemExtractor.document(body, stored: stored)
         if let failure = feed.envelope?.failure(in: document) { throw .request(failure) }
         let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url ?? feed.url(forPage: 1))

@@ -40,7 +40,7 @@ package enum Action: Sendable, Equatable {
     /// on a first visit (nothing is new then).
     case discussionNoted(item: String, since: Date?)
     /// A `.search` effect finished; `hidden`: the places of the matches the rules of their feeds hide.
-    case searched(query: String, [ReadingLog.Match], hidden: Set<Int> = [])
+    case searched(query: String, [ReadingLog.Match], hidden: Set<Int> = [], unapplied: [String] = [])
     /// A `.search` effect failed, saying why in one line.
     case searchFailed(query: String, String)
     /// The feeds to list (`.listFeeds`).

@@ -58,8 +58,8 @@ extension App {
         case .repliesFailed(let key, let index, let stub, let error):
             CommentsScreen.receive(.failure(error), stub: stub, at: index, forItem: key, in: &state)
             effects = []
-        case .searched(let query, let matches, let hidden):
-            SearchScreen.receive(matches, hidden: hidden, failure: nil, forQuery: query, in: &state)
+        case .searched(let query, let matches, let hidden, let unapplied):
+            SearchScreen.receive(matches, hidden: hidden, unapplied: unapplied, failure: nil, forQuery: query, in: &state)
             effects = []
         case .searchFailed(let query, let reason):
             SearchScreen.receive([], failure: reason, forQuery: query, in: &state)

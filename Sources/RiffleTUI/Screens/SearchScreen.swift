@@ -60,12 +60,20 @@ package struct SearchScreen: Sendable, Equatable {
 
     /// What a search found (`hidden`: the places of the matches the rules of their feeds hide), or why
     /// it failed, for the results screen when it still waits for them.
-    static func receive(_ matches: [ReadingLog.Match], hidden: Set<Int> = [], failure: String?, forQuery query: String, in state: inout AppState) {
+    static func receive(_ matches: [ReadingLog.Match], hidden: Set<Int> = [], unapplied: [String] = [], failure: String?,
+                        forQuery query: String, in state: inout AppState) {
         guard var screen = state.screens.shown(as: SearchScreen.self), screen.query == query else { return }
         screen.matches = matches
         screen.hidden = hidden.filter { matches.indices.contains($0) }
         screen.failure = failure
         state.screens.shown = .search(screen)
+        // Said rather than left to look applied, as `riffle search --hide` says it.
+        if !unapplied.isEmpty { App.raise(&state, unappliedNote(unapplied)) }
+    }
+
+    /// The toast for `.PATH:` rules search cannot apply: `'.kind:job' not applied: search keeps no item's JSON`.
+    static func unappliedNote(_ rules: [String]) -> String {
+        rules.map { "'\($0)'" }.joined(separator: ", ") + " not applied: search keeps no item's JSON"
     }
 }
 
