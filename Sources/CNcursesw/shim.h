@@ -35,6 +35,9 @@ static inline int cn_put_cell(int y, int x, const wchar_t *chars, attr_t attrs, 
     return mvadd_wch(y, x, &cc);
 }
 
+/// Makes ncurses write row `y` whole at the next refresh, whatever it believes the row holds.
+static inline int cn_redraw_row(int y) { return wredrawln(stdscr, y, 1); }
+
 // Writing a grapheme cluster that a cchar_t cannot hold (see NcursesTerminal's Glyph.swift), after
 // refresh() has sent ncurses's own output. putp and vid_attr write through stdio and vid_attr keeps
 // ncurses's idea of the current attributes; cn_direct_end puts the cursor back where ncurses left

@@ -97,7 +97,15 @@ package final class NcursesScreen: TerminalBackend {
                     for column in x..<x + cellWidth { _ = cn_put_cell(Int32(y), Int32(column), [32, 0], attrs, pair) }
                 }
             }
-            if touched { touchedRows.append(y) }
+            if touched {
+                touchedRows.append(y)
+                // ncurses holds blanks where a cluster was written directly, so a blank drawn there now
+                // is no change to it and never reaches the terminal: half a flag stayed beside the
+                // border of a box drawn over it. Such a row is written whole.
+                if let previous, !Glyph.directWrites(in: previous, rows: [y], canWriteDirectly: canAddressCursor).isEmpty {
+                    _ = cn_redraw_row(Int32(y))
+                }
+            }
         }
         previous = buffer
         _ = refresh()
