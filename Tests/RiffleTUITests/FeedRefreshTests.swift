@@ -64,3 +64,19 @@ struct FeedRefreshTests {
         #expect(state.toasts.last?.message == "no feed to refresh: open one first")
     }
 }
+
+extension FeedRefreshTests {
+    @Test func aFailedRefreshAndALongCountKeepASpaceBeforeWhenTheFeedWasFetched() {
+        // Given a feed whose refresh failed and one that brought many items
+        var state = Self.feedList()
+        state.press("R")
+        state.send(.feedRefreshed(name: "lobsters", FeedSummary(unseen: nil, fetchedAt: nil, failure: "HTTP 503 Service Unavailable")))
+        state.send(.feedRefreshed(name: "alpha", FeedSummary(unseen: 1234, fetchedAt: Fixture.now, arrived: 1234)))
+        // Then each column is apart from the next: not "refresh failedfetched 10m ago"
+        func columns(_ name: String) -> [String] {
+            Self.row(state, name).components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        #expect(columns("lobsters") == ["lobsters", "refresh failed", "fetched 10m ago", "HTTP 503 Service Unavailable"])
+        #expect(columns("alpha") == ["alpha", "1234 new (+1234)", "fetched just now", "mine"])
+    }
+}

@@ -278,8 +278,8 @@ struct DailyScreensTests {
         state.send(.feedSummarized(name: "hn", FeedSummary(unseen: 12, fetchedAt: Fixture.now.addingTimeInterval(-300))))
         state.send(.feedSummarized(name: "reddit", FeedSummary(unseen: nil, fetchedAt: nil)))
         let lines = App.view(state).trimmedLines
-        #expect(lines[1] == " hn                12 new        fetched 5m ago   Hacker News")
-        #expect(lines[2] == " reddit:SUBREDDIT  not fetched                    a subreddit")
+        #expect(lines[1] == " hn                12 new            fetched 5m ago    Hacker News")
+        #expect(lines[2] == " reddit:SUBREDDIT  not fetched                         a subreddit")
         // When Enter opens hn, the browser loads it and q comes back to the list
         #expect(state.press(.enter) == [.openFeed("hn")])
         #expect(state.send(.feedOpened(title: "hn", hasComments: true)) == [.load(page: 1, policy: .returnCacheElseLoad)])

@@ -202,7 +202,9 @@ extension FeedsScreen: StackedScreen {
             return
         }
         let nameWidth = min(max(8, labelWidth), max(8, area.width / 3))
-        let countWidth = 14, ageWidth = 16
+        // Each column keeps two spaces before the next: "refresh failed" and "1234 new (+1234)" once ran
+        // into "fetched 10m ago".
+        let countWidth = 18, ageWidth = 18
         for row in 0..<rect.height {
             let index = scroll + row
             guard entries.indices.contains(index) else { break }
@@ -226,11 +228,11 @@ extension FeedsScreen: StackedScreen {
             } else if summary?.failure != nil {
                 count = "refresh failed"
             }
-            buffer.write(count, x: x, y: y, maxWidth: max(0, rect.maxX - 1 - x), style: unseen > 0 ? strong : dim)
+            buffer.write(count, x: x, y: y, maxWidth: max(0, min(countWidth - 2, rect.maxX - 1 - x)), style: unseen > 0 ? strong : dim)
             x += countWidth
             let fetched = summary?.fetchedAt.map { "fetched " + Timestamp.age(of: $0, now: state.now) } ?? ""
-            buffer.write(fetched, x: x, y: y, maxWidth: max(0, rect.maxX - 1 - x), style: dim)
-            x += ageWidth + 1
+            buffer.write(fetched, x: x, y: y, maxWidth: max(0, min(ageWidth - 2, rect.maxX - 1 - x)), style: dim)
+            x += ageWidth
             let about = summary?.failure.map(Sanitizer.clean) ?? entry.description
             if x < rect.maxX - 1 { buffer.write(about, x: x, y: y, maxWidth: rect.maxX - 1 - x, style: dim) }
         }
