@@ -158,6 +158,19 @@ struct CurlTransportTests {
         }
     }
 
+    /// One header line longer than libcurl takes (a 200 KB cookie or policy) reads as a header over a
+    /// limit, never "Out of memory" (what libcurl before 8.6 answers it with).
+    @Test func oneGiantHeaderIsAClearError() async throws {
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Length: 2", "Set-Cookie: " + String(repeating: "c", count: 200_000)],
+                                     Data("{}".utf8))
+        await #expect {
+            try await transport.send(HTTPRequest(url: listener.url()))
+        } throws: { error in
+            guard case .tooLarge(what: "response headers", _) = error as? RiffleError else { return false }
+            return true
+        }
+    }
+
     @Test func aStalledAnswerEndsOnTheStallLimit() async throws {
         var configuration = CurlTransport.Configuration()
         configuration.stallTimeout = .seconds(1)

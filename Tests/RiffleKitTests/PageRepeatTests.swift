@@ -190,6 +190,39 @@ struct PageRepeatTests {
         #expect(server.requests.count == asked, "nothing is asked past the repeat")
     }
 
+    /// A cursor that leads back to an earlier page's, from a server whose answers change every time
+    /// (other items, a timestamp): no page repeats another, yet asking on would go round for ever.
+    /// The page whose URL is an earlier page's ends the feed without being asked for.
+    @Test(arguments: [Pagination(.cursor(path: "data.after", parameter: "after")), Pagination(.linkHeader)])
+    func aNextLinkBackToAnEarlierPageEndsTheFeedWhateverThePagesHold(pagination: Pagination) async throws {
+        let answers = CacheShared(0)
+        let server = try HTTPServer { request in
+            // No cursor, then A, B, A, B...: each answer with two items never seen before.
+            let next = request.query("after") == "A" ? "B" : "A"
+            let first = answers.withLock { count in
+                count += 1
+                return count * 10
+            }
+            let items = #"[{"id": \#(first), "title": "item \#(first)"}, {"id": \#(first + 1), "title": "item \#(first + 1)"}]"#
+            return .json(#"{"data": {"after": "\#(next)", "children": \#(items)}}"#, headers: [("Link", "</r.json?after=\(next)>; rel=\"next\"")])
+        }
+        defer { server.stop() }
+        let folder = Folder()
+        var feed = try Feed(template: server.url("/r.json").absoluteString, pagination: pagination)
+        feed.itemPath = JSONPath("data.children")
+        let loader = PageLoader(feed: feed, cacheDirectory: folder.url, transport: CurlTransport())
+
+        // As `riffle dump --refresh` asks (and any load of pages the server says not to keep): the
+        // cache does not answer page 4 with page 2's stored answer.
+        var pages: [Page] = []
+        for number in 1...4 { pages.append(try await loader.load(number, policy: .reloadIgnoringCache)) }
+
+        #expect(pages.map { $0.items.count } == [2, 2, 2, 0])
+        #expect(pages[3].isLastPage && pages[3].endReason == "the server returned page 2 again: its pages go round")
+        #expect(try await loader.load(5, policy: .reloadIgnoringCache).isLastPage)
+        #expect(server.requests.map { $0.query("after") } == [nil, "A", "B"], "nothing is asked past the loop")
+    }
+
     /// A server that answers a page past its end with its first page: that page is not listed twice,
     /// whether its items are known by their ids or only the body can tell.
     @Test(arguments: [true, false])

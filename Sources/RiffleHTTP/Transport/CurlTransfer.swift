@@ -279,6 +279,9 @@ final class CurlTransfer: @unchecked Sendable {
         switch code {
         case Int32(RC_CURLE_FILESIZE_EXCEEDED): return .failure(.tooLarge(what: "response body", limit: limits.body))
         case Int32(RC_CURLE_TOO_LARGE): return .failure(.tooLarge(what: "response headers", limit: limits.header))
+        // libcurl before 8.6 refuses a header line over its own 100 KiB (CURL_MAX_HTTP_HEADER) with
+        // CURLE_OUT_OF_MEMORY and no words: a header too large, not a machine out of memory.
+        case 27 where headerBytes > 0 && !bodyStarted: return .failure(.tooLarge(what: "response headers", limit: 100 * 1024))
         default:
             // A timeout with nothing of the request sent: the connection was never made.
             var sentBytes = 1

@@ -153,6 +153,26 @@ struct PageLink: Sendable, Equatable {
     var next: String?
 }
 
+/// Each page's `PageLink` as fetched or read in this run, with the pages found by their URL, so a
+/// next link that leads back to a page already had is seen without going through every page.
+struct PageLinks: Sendable {
+    private var pages: [Int: PageLink] = [:]
+    private var byURL: [String: Set<Int>] = [:]
+
+    subscript(number: Int) -> PageLink? {
+        get { pages[number] }
+        set {
+            pages[number] = newValue
+            if let url = newValue?.url { byURL[url, default: []].insert(number) }
+        }
+    }
+
+    /// The first page before page `limit` whose URL is `url`, if any.
+    func firstPage(at url: String, before limit: Int) -> Int? {
+        byURL[url]?.filter { $0 < limit && pages[$0]?.url == url }.min()
+    }
+}
+
 /// The body a page's check read before it was stored, kept for the page's note so it is read once.
 final class ParsedBodyBox: Sendable {
     let value = Mutex<(body: Data, parsed: PageLoader.ParsedBody)?>(nil)

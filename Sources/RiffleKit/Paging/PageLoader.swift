@@ -74,7 +74,7 @@ public actor PageLoader {
     nonisolated let fingerprints = Mutex(Fingerprints())
     /// Each page's URL and next link as last fetched or read in this run, so a cursor feed moves on
     /// even when its pages could not be stored (a full disk).
-    nonisolated let links = Mutex<[Int: PageLink]>([:])
+    nonisolated let links = Mutex(PageLinks())
     private nonisolated let limit: ConcurrencyLimit
     /// The mapping pages are read with when the browser's field picker changed it; nil: the feed's.
     private nonisolated let chosenFields = Mutex<FieldMapping?>(nil)
@@ -305,6 +305,13 @@ public actor PageLoader {
             if link(number - 1) == nil { _ = try await load(number - 1, policy: .reloadIgnoringCache) }
         }
         guard let url = pageURL(number) else { return endPage(number) }
+        // A next link back to a page this run had (cursor A, then B, then A again) goes round for
+        // ever, whatever the pages hold (a timestamp, items that change on every answer).
+        if feed.pagination.isSequential, let earlier = links.withLock({ $0.firstPage(at: url.absoluteString, before: number) }) {
+            var end = endPage(number)
+            end.endReason = repeatReason(earlier, before: number)
+            return end
+        }
         return try await performFetch(number, url: url, policy: policy)
     }
 
