@@ -207,6 +207,18 @@ struct CommentExpansionServerTests {
         #expect(server.requestCount == before + 3)
     }
 
+    @Test func aThreadSaysWhetherTheNetworkOrTheCacheAnswered() async throws {
+        // The browser's "offline" ends when the network answers, comments too: the thread says which.
+        let server = try Self.server()
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-more-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loader = PageLoader(feed: try Self.feed(server), cacheDirectory: directory, transport: CurlTransport())
+        #expect(try await loader.comments(for: RedditMore.item)?.source == .network)
+        #expect(try await loader.comments(for: RedditMore.item)?.source == .cache)
+        #expect(try await loader.comments(for: RedditMore.item, policy: .reloadIgnoringCache)?.source == .network)
+    }
+
     @Test func aFailedExpansionSaysWhatFailedAndLeavesTheThread() async throws {
         let server = try Self.server()
         defer { server.stop() }

@@ -48,6 +48,33 @@ struct StatusBarTests {
         #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · network · fetched just now")
     }
 
+    @Test func commentsFromTheNetworkEndOffline() {
+        // Given a list that went offline (a reload could not connect)
+        var state = Fixture.state(showing: Fixture.page(1, source: .cache), size: Self.wide)
+        state.feed.commentsAvailable = true
+        state.press("r")
+        state.send(.pageFailed(page: 1, error: .request(.cannotConnect(host: "localhost:9", reason: "connection refused"))))
+        #expect(Self.statusLine(state).contains("offline"))
+        // When an item's comments come from the network (or from its cache: nothing is known)
+        let key = state.list.selectedKey ?? ""
+        state.press("c")
+        var cached = CommentThread(comments: [.init(depth: 0, author: "a", text: "kept", createdAt: nil)])
+        cached.source = .cache
+        state.send(.commentsLoaded(item: key, cached))
+        state.press("q")
+        #expect(Self.statusLine(state).contains("offline"))
+        state.press("c")
+        state.send(.commentsLoaded(item: key, CommentThread(comments: [.init(depth: 0, author: "a", text: "hi", createdAt: nil)])))
+        state.press("q")
+        // Then the list no longer says offline: the network answered
+        #expect(Self.statusLine(state) == " demo feed · item 1/10 · page 1 · 9 new · cache · fetched 3m ago")
+        // And comments that cannot connect say offline again
+        state.press("c")
+        state.send(.commentsFailed(item: key, .request(.cannotConnect(host: "localhost:9", reason: "connection refused"))))
+        state.press("q")
+        #expect(Self.statusLine(state).contains("offline"))
+    }
+
     @Test func anHTTPErrorIsNotOffline() {
         var state = Fixture.state(showing: Fixture.page(1), size: Self.wide)
         state.press("r")

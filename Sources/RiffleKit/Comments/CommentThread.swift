@@ -62,6 +62,9 @@ public struct CommentThread: Sendable, Equatable {
 
     /// Every comment, in reading order.
     public var comments: [Comment]
+    /// Where the thread's answer came from, as for a page (`Page.Source`): `PageLoader.comments(for:policy:)`
+    /// says; a thread read or made here is `.network`, as the API sent it.
+    public var source: CachedResponse.Source = .network
 
     /// A thread of `comments` in reading order; each one's `descendants` is counted from the depths.
     public init(comments: [Comment]) {

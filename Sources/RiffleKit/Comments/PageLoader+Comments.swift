@@ -20,7 +20,12 @@ extension PageLoader {
                                                cachePolicy: policy, maxAge: 300, shape: nil,
                                                decoding: .json { answer, _, _ throws(RiffleError) in try CommentThread(answer, rules: rules, item: item) })
         endpoint.envelope = .none
-        do { return try await client.perform(endpoint, target: cache.target()).value } catch { throw FeedError(error) }
+        do {
+            let answer = try await client.perform(endpoint, target: cache.target())
+            var thread = answer.value
+            thread.source = answer.source
+            return thread
+        } catch { throw FeedError(error) }
     }
 
     /// The page a browser shows for `item`'s discussion (`C`), when the feed names one.

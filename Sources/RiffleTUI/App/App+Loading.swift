@@ -189,14 +189,19 @@ extension App {
     /// A page from the network means we are online; a stale one means the network failed and the
     /// cache answered instead, which the user should know, with the page's age.
     static func noteSource(_ state: inout AppState, _ page: Page) {
-        switch page.source {
-        case .network, .revalidated:
-            state.feed.isOffline = false
-        case .stale:
-            state.feed.isOffline = true
+        noteSource(&state, page.source)
+        if page.source == .stale {
             raise(&state, "offline: showing page \(page.number) from \(Timestamp.age(of: page.fetchedAt, now: state.now))")
-        case .cache:
-            break
+        }
+    }
+
+    /// Whatever the feed answered (a page, an item's comments): from the network, the feed is online
+    /// again; a stale copy means the network failed.
+    static func noteSource(_ state: inout AppState, _ source: Page.Source) {
+        switch source {
+        case .network, .revalidated: state.feed.isOffline = false
+        case .stale: state.feed.isOffline = true
+        case .cache: break
         }
     }
 

@@ -46,11 +46,13 @@ extension App {
             SavedScreen.receive(saved, in: &state)
             effects = []
         case .commentsLoaded(let key, let thread):
+            noteSource(&state, thread.source)
             effects = CommentsScreen.receive(.success(thread), forItem: key, in: &state)
         case .discussionNoted(let key, let since):
             CommentsScreen.noted(since: since, forItem: key, in: &state)
             effects = []
         case .commentsFailed(let key, let error):
+            if error.isOffline { state.feed.isOffline = true }
             effects = CommentsScreen.receive(.failure(error), forItem: key, in: &state)
         case .repliesLoaded(let key, let index, let stub, let replies):
             CommentsScreen.receive(.success(replies), stub: stub, at: index, forItem: key, in: &state)

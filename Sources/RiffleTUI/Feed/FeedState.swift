@@ -7,7 +7,8 @@ package struct FeedState: Sendable, Equatable {
     package var title: String
     /// Whether the feed says where its items' comments are (`c`, `C`).
     package var commentsAvailable = false
-    /// Set when a load failed for want of a connection; a page from the network clears it.
+    /// Set when a load (a page, an item's comments) failed for want of a connection; an answer from
+    /// the network (a page, comments) clears it.
     package var isOffline = false
     /// What is asked for, what failed, where the feed ends.
     package var paging = Paging()
