@@ -74,7 +74,8 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "environment variable \(variable) is not set (the feed's \(usedBy) uses it)"
         case .unusableEnvironment(let variable, let usedBy):
             "environment variable \(variable) holds a line break, which cannot be sent (the feed's \(usedBy) uses it)"
-        case .request(let error): error.description
+        // A secret a server echoed percent-encoded reads `${NAME}`, as the feed names it.
+        case .request(let error): Feed.showingReferences(error.description)
         }
     }
 

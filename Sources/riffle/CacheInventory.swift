@@ -17,7 +17,8 @@ enum CacheInventory {
     static func feeds(in cache: ResponseCache) async throws(RiffleError) -> [FeedUsage] {
         try await cache.statistics().owners.map { owner -> FeedUsage in
             let store = PageStore(cacheDirectory: cache.directory, feedID: owner.owner)
-            let url = store.pages(in: cache.reader).first.flatMap { store.metadata($0, in: cache.reader)?.url }
+            // Shown with its `${NAME}` references as typed, not percent-encoded.
+            let url = store.pages(in: cache.reader).first.flatMap { store.metadata($0, in: cache.reader)?.url }.map(Feed.showingReferences)
             return FeedUsage(id: owner.owner, url: url, pages: owner.count, bytes: owner.size)
         }.sorted { ($0.bytes, $1.id) > ($1.bytes, $0.id) }
     }

@@ -27,7 +27,8 @@ struct InspectReport {
         lines += fieldLines
         lines.append("")
         lines += paginationLines
-        var text = lines.map(TerminalSafe.text).joined(separator: "\n") + "\n\n"
+        // A `${NAME}` a URL or the server's answer holds percent-encoded reads as typed.
+        var text = lines.map { TerminalSafe.text(Feed.showingReferences($0)) }.joined(separator: "\n") + "\n\n"
         let keys = feed.templateWithoutKeys.names
         if !keys.isEmpty {
             let host = feed.url(forPage: 1).host

@@ -58,6 +58,40 @@ struct FeedSecretsTests {
         }
     }
 
+    @Test func aKeyEchoedPercentEncodedInAnErrorReadsAsTheReferenceTyped() async throws {
+        // Given a feed whose key comes from the environment, and a server that quotes the request's
+        // target (percent-encoded, as sent) in its 401 page and its JSON error.
+        let server = try HTTPServer { request in
+            .json(#"{"error": "bad key in \#(request.target)"}"#, status: 401)
+        }
+        defer { server.stop() }
+        let cache = Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var configuration = PageLoader.Configuration()
+        configuration.environment = ["RIFFLE_TEST_KEY": Self.token]
+        let feed = try Feed(template: server.url("/items").absoluteString + "?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)),
+                            query: ["api_key": "${RIFFLE_TEST_KEY}"])
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport(), configuration: configuration)
+
+        // When page 1 fails.
+        let error = await #expect(throws: FeedError.self) { try await loader.load(1) }
+
+        // Then the message names the variable as the feed does, neither the key nor an encoding of the name.
+        #expect(server.requests.first?.target.contains("%24%7B") == false)
+        let message = try #require(error?.description)
+        #expect(message.contains("api_key=${RIFFLE_TEST_KEY}"), "\(message)")
+        #expect(!message.contains("%7B") && !message.contains("%7b"), "\(message)")
+        for spelling in Self.spellings(of: Self.token) { #expect(!message.contains(spelling), "\(spelling) in \(message)") }
+    }
+
+    @Test func encodedReferencesReadAsTypedAndNothingElseChanges() {
+        #expect(Feed.showingReferences("k=%24%7BAPI_KEY%7D&b=$%7bB2%7d, ${C}") == "k=${API_KEY}&b=${B2}, ${C}")
+        #expect(Feed.showingReferences("a=%24%7BOPT%3A-%7D") == "a=${OPT:-}")
+        for untouched in ["%24%7B1X%7D", "%24%7B%7D", "%24%7BA B%7D", "100%25", "%24%7BA", "${A}", "q=%2F"] {
+            #expect(Feed.showingReferences(untouched) == untouched)
+        }
+    }
+
     @Test func secretsEchoedInAPageAreStoredAsReferencesAndThePageStaysReadable() async throws {
         let server = try HTTPServer { request in
             let key = request.query("api_key") ?? ""

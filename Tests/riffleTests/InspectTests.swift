@@ -124,6 +124,31 @@ struct InspectTests {
         #expect(served.server.requests.count == sent)
     }
 
+    @Test func aKeyFromTheEnvironmentReadsAsTypedInTheReportAndInCacheInfo() async throws {
+        // Given a feeds.json entry whose key is `${RIFFLE_INSPECT_KEY}`, a key with bytes a URL encodes.
+        let served = try Served()
+        defer { served.cleanUp() }
+        let key = "k/ey+0123456789abc"
+        let config = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: config) }
+        try FileManager.default.createDirectory(at: config.appending(path: "riffle"), withIntermediateDirectories: true)
+        let entry = #"{"feeds": {"keyed": {"url": "\#(served.template("github-issues.json"))", "query": {"api_key": "${RIFFLE_INSPECT_KEY}"}}}}"#
+        try Data(entry.utf8).write(to: config.appending(path: "riffle/feeds.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "RIFFLE_INSPECT_KEY": key]
+
+        // When it is inspected, then the cache is listed.
+        let inspected = try await served.run(["inspect", "keyed"], environment: environment)
+        let info = try await served.run(["cache", "info"], environment: environment)
+
+        // Then both show the page URL with the reference as typed: not the key, not an encoding of the name.
+        #expect(served.server.requests.first?.query("api_key") == key)
+        #expect(inspected.status == 0 && info.status == 0, "\(inspected.stderr) \(info.stderr)")
+        for shown in [inspected.stdout, info.stdout] {
+            #expect(shown.contains("page=1&api_key=${RIFFLE_INSPECT_KEY}"), "\(shown)")
+            #expect(!shown.contains("%7B") && !shown.contains(key) && !shown.contains("k%2Fey"), "\(shown)")
+        }
+    }
+
     @Test func charactersThatAreNotTextAreCountedAndTheItemsStillRead() async throws {
         // Given a page with a lone surrogate (an emoji cut in two) in one title and a byte that is not UTF-8 in another
         var body = Data(#"[{"id": 1, "title": "half an emoji \ud83d here", "url": "https://example.com/1"}, "#.utf8)
