@@ -154,7 +154,7 @@ extension ResponseCache {
         guard type.isEmpty || type.contains("json") else { return }
         // The tape pass checks exactly what `JSONParser.parse` does without building the values: a
         // page of a million small objects made a tree of 200 MB here.
-        do { _ = try JSONDocument(response.body) } catch { throw .invalidJSON(error, in: response.body) }
+        do { _ = try JSONDocument(response.body) } catch { throw .invalidJSON(error, in: response.body, from: response.url) }
     }
 }
 
@@ -163,6 +163,7 @@ extension RiffleError {
     var isNetworkFailure: Bool {
         switch self {
         case .cannotConnect, .dnsFailure, .offline, .timedOut, .tls, .transport: true
+        case .cutShort(_, _, _, let ending): ending == .closed || ending == .timedOut
         case .httpStatus(let code, _): code >= 500
         default: false
         }

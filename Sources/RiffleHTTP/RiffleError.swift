@@ -18,6 +18,10 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(host: String)
     /// The server stopped sending for `seconds` in the middle of an answer.
     case stalled(host: String, seconds: Int)
+    /// An answer that began and did not arrive whole: `received` bytes of it (of the `expected` its
+    /// `Content-Length` declared, when it did), then `ending`. Counts are as sent, before decoding,
+    /// but for `.midJSON`, which counts the decoded body.
+    case cutShort(host: String, received: Int, expected: Int?, ending: Ending)
     /// The TLS handshake failed (a plain-HTTP port spoken to with https, a bad certificate...).
     case tls(host: String, reason: String)
     /// The server answered with a status outside 200...299.
@@ -53,6 +57,19 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// an error of its own, carried through the client, the cache and the plugins unchanged.
     case caller(CallerError)
 
+    /// How an answer that began ended before its end (`cutShort`).
+    public enum Ending: Sendable, Equatable {
+        /// The server closed the connection.
+        case closed
+        /// The request's time ran out while the answer came.
+        case timedOut
+        /// Nothing came for `seconds`.
+        case stalled(seconds: Int)
+        /// The transfer ended without fault, but its JSON stops in the middle: nothing marked the end
+        /// (a compressed stream cut where the connection's close ends the body, which libcurl does not check).
+        case midJSON
+    }
+
     /// One line for a person: what failed and where, never a credential.
     public var description: String {
         switch self {
@@ -64,6 +81,13 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .offline: "offline: no network connection"
         case .timedOut(let host): "\(host) timed out"
         case .stalled(let host, let seconds): "\(host) stopped sending (nothing for \(seconds) s)"
+        case .cutShort(let host, let received, let expected, let ending):
+            switch ending {
+            case .closed: "the answer from \(host) was cut short: \(Self.count(received, of: expected)) arrived"
+            case .timedOut: "\(host) timed out: the answer stopped after \(Self.count(received, of: expected))"
+            case .stalled(let seconds): "\(host) stopped sending (nothing for \(seconds) s) after \(Self.count(received, of: expected))"
+            case .midJSON: "the answer from \(host) was cut short: its JSON stops after \(Self.count(received, of: expected))"
+            }
         case .tls(let host, let reason): "TLS failed with \(host) (\(reason))"
         case .httpStatus(let code, let excerpt):
             // A status without a standard phrase (Cloudflare's 520-527, a server's own 299) reads "HTTP 520: ...".
@@ -93,6 +117,7 @@ extension RiffleError {
     public var isConnectivityFailure: Bool {
         switch self {
         case .cannotConnect, .dnsFailure, .offline, .timedOut, .stalled, .tls: true
+        case .cutShort(_, _, _, let ending): ending != .midJSON
         default: false
         }
     }
@@ -116,6 +141,8 @@ extension RiffleError {
         case .dnsFailure(let host): .dnsFailure(host: transform(host))
         case .timedOut(let host): .timedOut(host: transform(host))
         case .stalled(let host, let seconds): .stalled(host: transform(host), seconds: seconds)
+        case .cutShort(let host, let received, let expected, let ending):
+            .cutShort(host: transform(host), received: received, expected: expected, ending: ending)
         case .tls(let host, let reason): .tls(host: transform(host), reason: transform(reason))
         case .httpStatus(let code, let excerpt): .httpStatus(code: code, excerpt: transform(excerpt))
         case .invalidJSON(let offset, let reason): .invalidJSON(offset: offset, reason: transform(reason))
@@ -228,10 +255,22 @@ extension RiffleError {
     /// `body` failed to parse as JSON (`error`): the offset and reason, and what the body holds there
     /// as one printable line ("unexpected character near "<!DOCTYPE html><html>…""), so a web page, a
     /// login form or a proxy's notice answering in place of JSON says what it is; `hint` goes last.
-    package static func invalidJSON(_ error: JSONParser.Error, in body: Data, hint: String = "") -> RiffleError {
+    ///
+    /// A body from `url` whose JSON stops in the middle (the parser ran out of bytes) is `cutShort`:
+    /// the answer ended too soon, whatever ended it.
+    package static func invalidJSON(_ error: JSONParser.Error, in body: Data, from url: URL? = nil, hint: String = "") -> RiffleError {
+        if let url, error.offset >= body.count, body.contains(where: { ![9, 10, 13, 32].contains($0) }) {
+            return .cutShort(host: CurlTransport.hostLabel(url), received: body.count, expected: nil, ending: .midJSON)
+        }
         let from = body.index(body.startIndex, offsetBy: min(max(error.offset, 0), body.count))
         let near = excerpt(body[from...], limit: 40)
         return .invalidJSON(offset: error.offset, reason: error.reason + (near.isEmpty ? "" : " near \"\(near)\"") + hint)
+    }
+
+    /// "1 byte", "3080 bytes", or with the whole: "3080 of 6000 bytes".
+    static func count(_ bytes: Int, of whole: Int?) -> String {
+        if let whole { return "\(bytes) of \(whole) bytes" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// `bytes` as "64 MiB", "256 KiB" or "900 bytes".

@@ -92,14 +92,56 @@ struct CurlTransportTests {
         }
     }
 
-    @Test func aBodyShorterThanItsLengthIsALostConnection() async throws {
+    /// A body shorter than its `Content-Length`, the connection closed: the answer was cut short and
+    /// the error says how much of it came (as sent: for a gzip body, its compressed bytes).
+    @Test func aBodyShorterThanItsLengthSaysHowMuchArrived() async throws {
         let listener = try ScriptedListener { connection, _ in
             guard connection.readRequest() != nil else { return }
             connection.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"a\": 1")
         }
-        await #expect(throws: RiffleError.cannotConnect(host: "127.0.0.1:\(listener.port)", reason: RiffleError.connectionLostReason)) {
-            try await transport.send(HTTPRequest(url: listener.url()))
+        let error = await riffleError { () async throws(RiffleError) in try await transport.send(HTTPRequest(url: listener.url())) }
+        #expect(error == .cutShort(host: "127.0.0.1:\(listener.port)", received: 7, expected: 100, ending: .closed))
+        #expect(error?.description == "the answer from 127.0.0.1:\(listener.port) was cut short: 7 of 100 bytes arrived")
+        #expect(error.map(RetryPolicy.isTransient) == true && error?.isOffline == false)
+    }
+
+    /// An answer that declares its length, sends part of it and holds the connection open waits out the
+    /// request's time (curl would wait too: more may come), and then says how far it got.
+    @Test func anAnswerHeldOpenShortOfItsLengthTimesOutSayingHowFarItGot() async throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.stallTimeout = .seconds(120)
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"items\": [")
+            connection.waitForClose()
         }
+        let error = await riffleError { () async throws(RiffleError) in
+            try await CurlTransport(configuration).send(HTTPRequest(url: listener.url(), timeout: .seconds(2)))
+        }
+        #expect(error == .cutShort(host: "127.0.0.1:\(listener.port)", received: 11, expected: 1000, ending: .timedOut))
+        #expect(error?.description == "127.0.0.1:\(listener.port) timed out: the answer stopped after 11 of 1000 bytes")
+    }
+
+    /// A gzip body cut short where only the connection's close ends it: libcurl reports no error (it
+    /// does not check that the compressed stream ended), so the JSON stopping in the middle is what
+    /// tells, and the error says the answer was cut short rather than "invalid JSON".
+    @Test func aGzipAnswerCutWhereTheCloseEndsItIsCutShortNotInvalidJSON() async throws {
+        // The first half of a gzip'd page of 40 items (1260 bytes of JSON); its first 373 bytes decode.
+        let half = Data(base64Encoded: "H4sIAAAAAAACA23TO47CYBRD4a1Ef02Bbd5bQdMNRSTo0iH2PhRTODrprnS6T77395h/x23a76axzMvz8b3HvDxe0358dtN/FaqqGtVVg5qqB9RD1SPqseoJ9VT1jHquekG9VL2iXluDWFppbXC1lwg=")!
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n")
+            connection.write(Array(half))
+        }
+        let response = try await transport.send(HTTPRequest(url: listener.url()))
+        #expect(response.body.count == 373)
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = { _ in }
+        let error = await riffleError { () async throws(RiffleError) in
+            try await Client(configuration, transport: transport).send(Endpoint<JSONValue>(.get, "/"))
+        }
+        #expect(error == .cutShort(host: "127.0.0.1:\(listener.port)", received: 373, expected: nil, ending: .midJSON))
+        #expect(error?.description == "the answer from 127.0.0.1:\(listener.port) was cut short: its JSON stops after 373 bytes")
     }
 
     @Test func aServerThatClosesKeptAliveConnectionsCostsNothing() async throws {
@@ -182,9 +224,11 @@ struct CurlTransportTests {
         // The error says which limit ended it: the stall limit (1 s), long before the request's own
         // budget (a timeout). No wall-clock bound: on a loaded machine the awaiting task may resume
         // seconds after the transfer ended.
-        await #expect(throws: RiffleError.stalled(host: "127.0.0.1:\(listener.port)", seconds: 1)) {
+        let error = await riffleError { () async throws(RiffleError) in
             try await CurlTransport(configuration).send(HTTPRequest(url: listener.url(), timeout: .seconds(120)))
         }
+        #expect(error == .cutShort(host: "127.0.0.1:\(listener.port)", received: 11, expected: 1000, ending: .stalled(seconds: 1)))
+        #expect(error?.description == "127.0.0.1:\(listener.port) stopped sending (nothing for 1 s) after 11 of 1000 bytes")
     }
 
     /// A program started while a connection is open (a link's browser, a clipboard tool) does not

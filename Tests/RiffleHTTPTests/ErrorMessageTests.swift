@@ -13,6 +13,11 @@ struct ErrorMessageTests {
     static let samples: [RiffleError] = [
         .cannotConnect(host: "feeds.example.org", reason: "connection refused"), .dnsFailure(host: "feeds.example.org"), .offline,
         .timedOut(host: "feeds.example.org"), .stalled(host: "feeds.example.org", seconds: 20),
+        .cutShort(host: "feeds.example.org", received: 495, expected: 990, ending: .closed),
+        .cutShort(host: "feeds.example.org", received: 1, expected: nil, ending: .closed),
+        .cutShort(host: "feeds.example.org", received: 495, expected: 990, ending: .timedOut),
+        .cutShort(host: "feeds.example.org", received: 495, expected: nil, ending: .stalled(seconds: 20)),
+        .cutShort(host: "feeds.example.org", received: 3080, expected: nil, ending: .midJSON),
         .tls(host: "feeds.example.org", reason: "certificate has expired"), .httpStatus(code: 503, excerpt: "busy"),
         .invalidJSON(offset: 12, reason: "unexpected character"), .validation(path: "$.items", expected: "array", actual: "null"),
         .envelope(message: "invalid_auth"), .cancelled, .notCached, .duplicate, .storage(path: "/tmp/x", reason: "disk full"),

@@ -405,6 +405,38 @@ struct FeedEndTests {
         #expect(try await loader.load(1).items.count == 3)
     }
 
+    /// A page answered gzip'd and cut short where only the connection's close ends the body (libcurl
+    /// sees no fault) says it was cut short, not "invalid JSON", and the page stored before stays.
+    @Test func aGzipPageCutShortSaysSoAndKeepsTheStoredPage() async throws {
+        // The first half of a gzip'd page of 40 items; its first 373 bytes decode.
+        let half = Data(base64Encoded: "H4sIAAAAAAACA23TO47CYBRD4a1Ef02Bbd5bQdMNRSTo0iH2PhRTODrprnS6T77395h/x23a76axzMvz8b3HvDxe0358dtN/FaqqGtVVg5qqB9RD1SPqseoJ9VT1jHquekG9VL2iXluDWFppbXC1lwg=")!
+        let whole = #"[{"id": 1, "title": "a"}, {"id": 2, "title": "b"}, {"id": 3, "title": "c"}]"#
+        let cut = CacheShared(false)
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            if cut.withLock({ $0 }) {
+                connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n")
+                connection.write(Array(half))
+            } else {
+                connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(whole.utf8.count)\r\nConnection: close\r\n\r\n" + whole)
+            }
+        }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("riffle-end-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let feed = try Feed(template: listener.url("/posts").absoluteString + "?page={page}", pagination: Pagination(.pageNumber(firstPage: 1)))
+        let loader = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
+        _ = try await loader.load(1)
+        let stored = try Data(contentsOf: loader.store.bodyURL(1))
+        cut.withLock { $0 = true }
+
+        await #expect(throws: FeedError.request(.cutShort(host: "127.0.0.1:\(listener.port)", received: 373, expected: nil, ending: .midJSON))) {
+            try await loader.load(1, policy: .reloadIgnoringCache)
+        }
+
+        #expect(try Data(contentsOf: loader.store.bodyURL(1)) == stored)
+        #expect(try await loader.load(1).items.map(\.title) == ["a", "b", "c"])
+    }
+
     @Test func anEmptyDetectedListIsTheEndNotAnError() async throws {
         let server = try PaginationServer.start()
         defer { server.stop() }

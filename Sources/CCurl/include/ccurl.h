@@ -82,7 +82,8 @@
 
 // Infos read into a curl_off_t.
 #define RC_OFFSET_INFOS(X) \
-    X(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, 0x60000F, "7.55.0")
+    X(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, 0x60000F, "7.55.0") \
+    X(CURLINFO_SIZE_DOWNLOAD_T, 0x600008, "7.55.0")
 
 // Values of the options above.
 #define RC_CURL_HTTP_VERSION_2TLS 4L   /* CURLOPT_HTTP_VERSION: HTTP/2 over TLS, else 1.1 (7.47.0) */

@@ -78,7 +78,7 @@ extension Client {
                 do { payload = try JSONParser.parse(response.body) } catch {
                     // Someone expecting a file's bytes is told where they are.
                     let hint = Response.self == Data.self ? " (Endpoint.bytes reads a body as raw bytes)" : ""
-                    throw .invalidJSON(error, in: response.body, hint: hint)
+                    throw .invalidJSON(error, in: response.body, from: response.url, hint: hint)
                 }
             }
             if let envelope {

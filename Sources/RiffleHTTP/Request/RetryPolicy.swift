@@ -31,6 +31,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func isTransient(_ error: RiffleError) -> Bool {
         switch error {
         case .timedOut, .stalled: true
+        // Cut by the connection or the clock; an answer whose JSON stops with no fault seen would come so again.
+        case .cutShort(_, _, _, let ending): ending != .midJSON
         case .cannotConnect(_, let reason): reason == RiffleError.connectionLostReason
         default: false
         }

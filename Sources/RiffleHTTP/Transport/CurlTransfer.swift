@@ -243,7 +243,11 @@ final class CurlTransfer: @unchecked Sendable {
             context.progress?(TransferProgress(direction: .download, completed: downloaded, expected: downloadTotal > 0 ? downloadTotal : nil))
         }
         if let lastActivity, now - lastActivity >= stallTimeout {
-            abortReason = .stalled(host: CurlTransport.hostLabel(request.url), seconds: max(1, stallTimeout.milliseconds / 1000))
+            let host = CurlTransport.hostLabel(request.url), seconds = max(1, stallTimeout.milliseconds / 1000)
+            abortReason = downloaded > 0
+                ? .cutShort(host: host, received: Int(downloaded), expected: downloadTotal > 0 ? Int(downloadTotal) : nil,
+                            ending: .stalled(seconds: seconds))
+                : .stalled(host: host, seconds: seconds)
             return 1
         }
         return 0
@@ -282,6 +286,16 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl before 8.6 refuses a header line over its own 100 KiB (CURL_MAX_HTTP_HEADER) with
         // CURLE_OUT_OF_MEMORY and no words: a header too large, not a machine out of memory.
         case 27 where headerBytes > 0 && !bodyStarted: return .failure(.tooLarge(what: "response headers", limit: 100 * 1024))
+        // Closed before the length it declared (or before a chunked body's last chunk), or out of time
+        // with part of the body here: the answer says how far it got.
+        case 18 where status != 0, 28 where bodyStarted:
+            var received: Int64 = 0, declared: Int64 = -1
+            if let easy {
+                _ = rc_easy_getinfo_offset(easy, RC_CURLINFO_SIZE_DOWNLOAD_T, &received)
+                _ = rc_easy_getinfo_offset(easy, RC_CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared)
+            }
+            return .failure(.cutShort(host: CurlTransport.hostLabel(request.url), received: Int(received),
+                                      expected: declared > 0 ? Int(declared) : nil, ending: code == 18 ? .closed : .timedOut))
         default:
             // A timeout with nothing of the request sent: the connection was never made.
             var sentBytes = 1

@@ -131,10 +131,11 @@ package enum ItemExtractor {
     }
 
     /// The document of a page's bytes: fully checked, or (`stored`) only its structure, for bytes that
-    /// were fully checked before they were stored.
-    package static func document(_ data: Data, stored: Bool) throws(FeedError) -> JSONDocument {
+    /// were fully checked before they were stored. `url`: where bytes fresh from the network came from
+    /// (JSON that stops in the middle is then an answer cut short, `RiffleError.cutShort`).
+    package static func document(_ data: Data, stored: Bool, from url: URL? = nil) throws(FeedError) -> JSONDocument {
         do { return try JSONDocument(data, validation: stored ? .structure : .full) } catch {
-            throw .request(.invalidJSON(error, in: data))
+            throw .request(.invalidJSON(error, in: data, from: url))
         }
     }
 }

@@ -31,7 +31,7 @@ extension PageLoader {
         // empty UTF-8 answer): no answer to read, not a broken one.
         if !stored, (body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...])
             .allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .noContent }
-        let document = try ItemExtractor.document(body, stored: stored)
+        let document = try ItemExtractor.document(body, stored: stored, from: stored ? nil : url ?? feed.url(forPage: 1))
         if let failure = feed.envelope?.failure(in: document) { throw .request(failure) }
         let list = try ItemExtractor.list(in: document, itemPath: feed.itemPath, fields: fields, baseURL: url ?? feed.url(forPage: 1))
         return ParsedBody(items: list.items, document: document, array: list.array)
