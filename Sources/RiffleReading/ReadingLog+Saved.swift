@@ -16,14 +16,18 @@ extension ReadingLog {
         package var item: Item
         /// When it was saved.
         package var savedAt: Date
+        /// The name its feed was last opened by (`riffle NAME`, the feed list), to open it again for
+        /// the item's comments; nil when the log no longer knows it (forgotten in the feed list).
+        package var feedName: String?
 
         /// A saved item with these parts.
-        package init(feedID: String, feedTitle: String, key: String, item: Item, savedAt: Date) {
+        package init(feedID: String, feedTitle: String, key: String, item: Item, savedAt: Date, feedName: String? = nil) {
             self.feedID = feedID
             self.feedTitle = feedTitle
             self.key = key
             self.item = item
             self.savedAt = savedAt
+            self.feedName = feedName
         }
     }
 
@@ -72,8 +76,9 @@ extension ReadingLog {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let rows = try run { db throws(SQLiteError) in
             try db.execute("""
-                SELECT feed, feed_title, key, item_id, title, details, link, author, created, score, comments, fields, saved
-                FROM saved ORDER BY saved DESC, rowid DESC LIMIT ?
+                SELECT saved.feed, saved.feed_title, saved.key, saved.item_id, saved.title, saved.details, saved.link, saved.author,
+                       saved.created, saved.score, saved.comments, saved.fields, saved.saved, feeds.name
+                FROM saved LEFT JOIN feeds ON feeds.id = saved.feed ORDER BY saved.saved DESC, saved.rowid DESC LIMIT ?
                 """, [.int(Int64(max(0, limit)))])
         }
         return rows.map { row in
@@ -85,7 +90,7 @@ extension ReadingLog {
             item.score = row[9].int
             item.comments = row[10].int
             return SavedItem(feedID: row[0].text ?? "", feedTitle: row[1].text ?? "", key: row[2].text ?? "", item: item,
-                             savedAt: Date(timeIntervalSince1970: row[12].double ?? 0))
+                             savedAt: Date(timeIntervalSince1970: row[12].double ?? 0), feedName: row[13].text)
         }
     }
 

@@ -274,6 +274,20 @@ struct ReadingLogSavedTests {
         #expect(try await again.savedKeys(feed: ReadingLogTests.hn.id).isEmpty)
     }
 
+    @Test func aSavedItemNamesItsFeedAsItWasLastOpenedUntilForgotten() async throws {
+        // `c` on a saved item opens its feed by that name
+        let folder = ReadingLogTests.Folder()
+        let log = ReadingLog(cacheDirectory: folder.url)
+        try await log.noteOpened(ReadingLogTests.hn)
+        try await log.save(ReadingLogTests.item("1", "one"), feed: ReadingLogTests.hn)
+        try await log.save(ReadingLogTests.item("2", "two"), feed: ReadingLogTests.lobsters)
+        #expect(try await log.savedItems().map(\.feedName) == [nil, "hn"])  // lobsters was never opened
+        try await log.renameOpened("hn", to: "news")
+        #expect(try await log.savedItems().last?.feedName == "news")
+        try await log.forgetOpened(named: "news")
+        #expect(try await log.savedItems().last?.feedName == nil)
+    }
+
     @Test func withNothingSavedNothingIsListedAndNoFileIsMade() async throws {
         let folder = ReadingLogTests.Folder()
         let log = ReadingLog(cacheDirectory: folder.url)

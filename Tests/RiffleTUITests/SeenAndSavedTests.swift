@@ -111,5 +111,43 @@ struct SeenAndSavedTests {
         state.press("q")
         #expect(App.view(state).trimmedLines[2].hasPrefix(" saved     1 saved"))
     }
+
+    @Test func cOnASavedItemOpensItsFeedAndItsCommentsThereOrSaysWhyNot() {
+        // Given the saved items: one of a feed the log can open again, one of a feed it forgot
+        var state = AppState.feedList(size: Size(width: 80, height: 8), now: Fixture.now)
+        state.send(.start)
+        state.send(.feedsListed([FeedEntry(name: "hn", description: "Hacker News", origin: .preset)]))
+        let story = Fixture.item("Show HN: one", url: "https://example.com/1", fields: ["objectID": "1"])
+        let saved = [
+            ReadingLog.SavedItem(feedID: "f-hn", feedTitle: "hn", key: story.readingKey, item: story, savedAt: Fixture.now, feedName: "hn"),
+            ReadingLog.SavedItem(feedID: "f-old", feedTitle: "old feed", key: "id:2", item: Fixture.item("two"), savedAt: Fixture.now),
+        ]
+        state.press("j")
+        state.press(.enter)
+        state.send(.savedListed(saved))
+        // When c is pressed on the first, its feed opens (by the name the log knows)
+        #expect(state.press("c") == [.openFeed("hn")])
+        // Then once it is open its comments load at once, over its list, from the saved copy
+        let effects = state.send(.feedOpened(title: "hn", hasComments: true))
+        #expect(effects.contains(.loadComments(story, policy: .returnCacheElseLoad)))
+        #expect(effects.contains(.load(page: 1, policy: .returnCacheElseLoad)))
+        #expect(App.view(state).trimmedLines[0].hasPrefix(" Show HN: one"))
+        // And q goes back to the list, then to the saved items
+        state.press("q")
+        #expect(state.screens.shown == .list)
+        state.press("q")
+        #expect(App.view(state).trimmedLines[0].hasPrefix(" saved"))
+        // When c is pressed on an item of a feed the log no longer knows, a toast says why
+        state.send(.savedListed(saved))
+        state.press("j")
+        #expect(state.press("c") == [])
+        #expect(state.toasts.last?.message == "no comments: riffle does not know how to open old feed again (open it once)")
+        // And on the saved item's own screen, c (and m, C) say where they work
+        state.press(.enter)
+        #expect(state.press("c") == [])
+        #expect(state.toasts.last?.message == "comments go through the item's feed: open it there (a saved item: c, a search result: Enter)")
+        #expect(state.press("m") == [])
+        #expect(state.toasts.last?.message.hasPrefix("seen marks go through the item's feed") == true)
+    }
 }
 

@@ -10,6 +10,11 @@ extension App {
     /// they do nothing.
     static func itemCommand(_ command: Command, on selection: ItemSelection, _ state: inout AppState) -> [Effect]? {
         let item = selection.item
+        if item != nil, !selection.isInOpenFeed, let what = throughTheFeed[command] {
+            // Said rather than nothing: the key does something once the item is in its feed.
+            raise(&state, "\(what) go through the item's feed: open it there (a saved item: c, a search result: Enter)")
+            return []
+        }
         switch command {
         case .open:
             guard let item else { return [] }
@@ -27,7 +32,7 @@ extension App {
             }
             return [.openDiscussion(item)] + seeing(item, selection, &state)
         case .comments:
-            guard let item, selection.isInOpenFeed else { return [] }
+            guard let item else { return [] }
             guard state.feed.commentsAvailable else {
                 raise(&state, "no comments: this feed does not say where they are (a \"comments\" field in feeds.json)")
                 return []
@@ -36,7 +41,7 @@ extension App {
             state.screens.push(.comments(CommentsScreen(item: item, textWidth: state.settings.textWidth)))
             return [.loadComments(item, policy: .returnCacheElseLoad)] + seen
         case .discussion:
-            guard let item, selection.isInOpenFeed else { return [] }
+            guard let item else { return [] }
             guard state.feed.commentsAvailable else {
                 raise(&state, "no discussion page: this feed does not say where comments are")
                 return []
@@ -58,10 +63,10 @@ extension App {
             JSONWriter.write(item.fields, into: &text)
             return [.copy(Sanitizer.json(text), what: "JSON")]
         case .toggleSeen:
-            guard let item, selection.isInOpenFeed else { return [] }
+            guard let item else { return [] }
             return toggleSeen(&state, item)
         case .save:
-            guard let item, selection.isInOpenFeed else { return [] }
+            guard let item else { return [] }
             return toggleSaved(&state, item)
         case .hideLike:
             guard let item else { return [] }
@@ -80,6 +85,12 @@ extension App {
             return nil
         }
     }
+
+    /// The item commands that need the item's own feed, with what the toast calls them on an item of
+    /// another (a search result, a saved item, shown on their own screens).
+    private static let throughTheFeed: [Command: String] = [
+        .comments: "comments", .discussion: "discussion pages", .toggleSeen: "seen marks", .save: "saved items",
+    ]
 
     /// Opening an item of the open feed marks it seen.
     private static func seeing(_ item: Item, _ selection: ItemSelection, _ state: inout AppState) -> [Effect] {

@@ -142,10 +142,15 @@ extension App {
             fresh.feed.reveal = search.opening
             search.opening = nil
             fresh.screens = ScreenStack([state.screens.entries[0], .search(search), .list])
+        case .saved(var saved):
+            // The same over the saved items: q from the list goes back to them.
+            fresh.feed.reveal = saved.opening
+            saved.opening = nil
+            fresh.screens = ScreenStack([state.screens.entries[0], .saved(saved), .list])
         default:
             break
         }
         state = fresh
-        return appendNextPage(&state, explicit: true)
+        return appendNextPage(&state, explicit: true) + revealKnownItem(&state)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RiffleKit
 
 /// An item to find in the feed just opened from search results (Enter, `c`): the feed's pages are
 /// read in order (from the disk when stored, so offline too) until the item is listed, then it is
@@ -21,15 +22,28 @@ package struct Reveal: Sendable, Equatable {
     /// Its title, for the toast when it is not found.
     package var title: String
     package var then: Then
+    /// The item itself, when it is known whole (a saved item, with every field): it is opened at once
+    /// as the feed opens, not looked for in its pages, where it may be no longer.
+    package var item: Item?
 
-    package init(key: String, title: String, then: Then) {
+    package init(key: String, title: String, then: Then, item: Item? = nil) {
         self.key = key
         self.title = title
         self.then = then
+        self.item = item
     }
 }
 
 extension App {
+    /// The feed just opened for an item known whole (`Reveal.item`): the item is opened, or its
+    /// comments are, over the list at once.
+    static func revealKnownItem(_ state: inout AppState) -> [Effect] {
+        guard let reveal = state.feed.reveal, let item = reveal.item else { return [] }
+        state.feed.reveal = nil
+        let selection = ItemSelection(item: item, isInOpenFeed: true)
+        return itemCommand(reveal.then == .comments ? .comments : .open, on: selection, &state) ?? []
+    }
+
     /// Looks for the item being revealed among the loaded pages: found, it is selected and opened (or
     /// its comments are); else the next page is asked for, until the feed ends, a page fails or
     /// `Reveal.pageLimit` pages were read.

@@ -4,12 +4,14 @@ import RiffleReading
 
 /// The items saved with `f`, from every feed, the last saved first (the feed list's "saved"). They
 /// come from the reading log, so the list needs no network: Enter shows one, `o` opens its link,
-/// `y` copies it, `f` unsaves it.
+/// `y` copies it, `f` unsaves it, `c` opens its feed and its comments there.
 package struct SavedScreen: Sendable, Equatable {
     /// The saved items; nil until the reading log answered.
     package var saved: [ReadingLog.SavedItem]?
     package var selection = 0
     package var scroll = 0
+    /// The saved item whose feed is being opened (`c`), handed to that feed's list once it is open.
+    package var opening: Reveal?
 
     /// The saved items, on their way.
     package init(saved: [ReadingLog.SavedItem]? = nil) { self.saved = saved }
@@ -70,9 +72,26 @@ extension SavedScreen: StackedScreen {
             return [.unsave(feedID: gone.feedID, key: gone.key)]
         case .reload:
             return [.listSaved]
+        case .comments:
+            return openComments(screen, &state)
         default:
             return nil
         }
+    }
+
+    /// `c`: comments go through the item's feed (its rules say where they are, its headers go with
+    /// the request), so the feed is opened under them, as from search results; the saved copy has
+    /// every field the comments' URL needs, so an item the feed has since pushed out still has them.
+    static func openComments(_ screen: SavedScreen, _ state: inout AppState) -> [Effect] {
+        var screen = screen
+        guard let saved = screen.saved?[safe: screen.selection] else { return [] }
+        guard let name = saved.feedName else {
+            App.raise(&state, "no comments: riffle does not know how to open \(saved.feedTitle) again (open it once)")
+            return []
+        }
+        screen.opening = Reveal(key: saved.key, title: saved.item.title, then: .comments, item: saved.item)
+        state.screens.shown = .saved(screen)
+        return [.openFeed(name)]
     }
 
     mutating func keepSelectionVisible(rows: Int) {
@@ -92,7 +111,7 @@ extension SavedScreen: StackedScreen {
         view.render(into: &buffer, area: App.listArea(for: state.size))
         let count = saved?.count ?? 0
         let facts = saved == nil ? ["reading"]
-            : [count == 0 ? "nothing saved" : "item \(selection + 1)/\(count)", "every feed, offline", "f unsaves · o opens"]
+            : [count == 0 ? "nothing saved" : "item \(selection + 1)/\(count)", "every feed, offline", "f unsaves · o opens · c comments"]
         StatusBar(facts: facts, dropOrder: [2, 1]).render(into: &buffer, area: Rect(x: 0, y: area.height - 1, width: area.width, height: 1))
     }
 
