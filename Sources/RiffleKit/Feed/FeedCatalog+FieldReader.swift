@@ -104,7 +104,7 @@ struct FieldReader {
         }
         var definition = FeedDefinition(
             name: name, description: try string(object, "description") ?? "", argument: argument, template: template,
-            pagination: try pagination(object["pagination"]), itemPath: try path(object, "items"),
+            pagination: try pagination(object["pagination"], template: template), itemPath: try path(object, "items"),
             fields: try fields(object["fields"]), headers: headers, query: query,
             envelope: try envelope(object["envelope"]), maxAge: try maxAge(object["maxAge"]), comments: try comments(object["comments"]))
         definition.secrets = try secrets(object["secrets"], query: query)
@@ -116,8 +116,9 @@ struct FieldReader {
         return definition
     }
 
-    func pagination(_ value: JSONValue?) throws(FeedCatalog.Error) -> Pagination {
-        guard let value else { return Pagination(.pageNumber(firstPage: 1)) }
+    /// - Parameter template: the entry's URL, whose placeholders say the style when `value` is absent.
+    func pagination(_ value: JSONValue?, template: String? = nil) throws(FeedCatalog.Error) -> Pagination {
+        guard let value else { return template.map { Pagination.implied(by: $0) } ?? Pagination(.pageNumber(firstPage: 1)) }
         let object = try object(value, "pagination", allowed: ["style", "first", "limit", "path", "param", "hasMore"])
         let hasMore = try string(object, "hasMore", in: "pagination")
         func integer(_ key: String, default fallback: Int, minimum: Int) throws(FeedCatalog.Error) -> Int {
