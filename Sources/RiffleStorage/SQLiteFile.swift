@@ -81,6 +81,9 @@ package struct SQLiteFile {
                       setUp: (SQLiteDatabase) throws(SQLiteError) -> Void) throws(StorageError) -> SQLiteDatabase {
         try prepare(create: create)
         var lastError: SQLiteError?
+        // A full disk (or a file size limit) met while writing: why the weaker ways after it failed too
+        // (a new file they find half made), so it is what the message says.
+        var writeFailure: SQLiteError?
         for access in accesses {
             do throws(SQLiteError) {
                 let database = try SQLiteDatabase(path: path, access: access)
@@ -95,9 +98,11 @@ package struct SQLiteFile {
                 return try replace(error, damaged: damaged, setUp: setUp)
             } catch {
                 // Read-only, busy or otherwise unusable this way: the next way may work.
+                if access == .readWrite && error.isFull { writeFailure = error }
                 lastError = error
             }
         }
+        lastError = writeFailure ?? lastError
         let foreign = foreignNames()
         guard foreign.isEmpty else {
             throw StorageError(path: path, reason: "\(lastError?.plainReason ?? "cannot be opened"): \(foreign.joined(separator: ", ")) is not a "

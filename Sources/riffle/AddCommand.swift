@@ -7,7 +7,7 @@ import RiffleKit
 enum AddCommand {
     static func run(_ arguments: Arguments) throws(Arguments.UsageError) -> Int32 {
         guard arguments.positionals.count == 2 else {
-            throw .init("riffle add needs a name and a feed: riffle add NAME FEED (a preset, preset:ARGUMENT or a URL with {page})")
+            throw .init("riffle add needs a name and a feed: riffle add NAME FEED (a preset, preset:ARGUMENT or a URL)")
         }
         let message = try add(name: arguments.positionals[0], feed: arguments.positionals[1])
         print(message)
@@ -24,7 +24,7 @@ enum AddCommand {
         // What `riffle FEED` would open, from the presets or a URL (not another feed of the file).
         let presetsOnly = FeedResolver.Catalogs(presets: catalogs.presets, user: FeedCatalog(), userFile: catalogs.userFile)
         _ = try FeedResolver.resolve(feed, firstPage: nil, catalogs: presetsOnly, environment: environment, forNetwork: false)
-        if FeedResolver.isTemplate(feed), let parsed = try? Feed(template: feed) {
+        if FeedResolver.isTemplate(feed), let parsed = try? Feed(template: feed, pagination: Pagination.implied(by: feed)) {
             if parsed.userInfo != nil {
                 throw .init("a URL with a password is not written to \(catalogs.userFile) (riffle never stores one); keep it in the environment")
             }

@@ -100,7 +100,12 @@ enum FeedResolver {
     /// listings) is an error, since it would be asked for without it.
     private static func template(_ argument: String, firstPage: Int?, forNetwork: Bool) throws(Arguments.UsageError) -> Feed {
         let feed: Feed
-        do { feed = try Feed(template: argument, firstPage: firstPage ?? 1) } catch { throw .init(error.description) }
+        if firstPage != nil, !argument.contains(Feed.pagePlaceholder) {
+            throw .init("--first-page needs a URL with {page} where the page number goes")
+        }
+        do { feed = try Feed(template: argument, pagination: Pagination.implied(by: argument, firstPage: firstPage ?? 1)) } catch {
+            throw .init(error.description)
+        }
         if forNetwork, feed.isMissingPassword {
             throw .init("the password of \(feed.template) is not kept (riffle never stores one): give the URL with its password")
         }
@@ -116,7 +121,7 @@ enum FeedResolver {
         var message = "unknown feed '\(argument)'; presets: " + catalogs.presets.definitions.map(\.usage).joined(separator: ", ")
         message += catalogs.user.definitions.isEmpty ? "; no feeds in \(catalogs.userFile)"
             : "; feeds file: " + catalogs.user.definitions.map(\.usage).joined(separator: ", ")
-        return message + " (or give a URL with {page})"
+        return message + " (or give a URL)"
     }
 }
 
@@ -130,7 +135,7 @@ extension FeedCatalog {
         if FeedResolver.isTemplate(argument) {
             return definitions.last { definition in
                 definition.argument == nil && definition.preset == nil && definition.template == argument
-                    && definition.pagination == Pagination(.pageNumber(firstPage: firstPage ?? 1))
+                    && definition.pagination == Pagination.implied(by: argument, firstPage: firstPage ?? 1)
             }
         }
         let name = argument.split(separator: ":", maxSplits: 1).first.map(String.init) ?? argument

@@ -7,14 +7,15 @@ enum Usage {
     Usage:
       riffle                      config.json's feed, else the feed list when feeds.json has feeds,
                                   else the built-in demo feed (offline, on 127.0.0.1)
-      riffle FEED                 browse a feed: a URL containing {page}, a preset (hn, lobsters,
+      riffle FEED                 browse a feed: a URL ({page} where the page number goes; without
+                                  it, the pages its answers link to), a preset (hn, lobsters,
                                   github:OWNER/REPO, reddit:NAME, ...), a name from feeds.json,
                                   or demo (the built-in demo feed, to every command)
       riffle feeds                list the presets and the feeds file's feeds
       riffle feeds --refresh      page 1 of each feed you read revalidated: what is new in each
                                   (--json: as a JSON array)
       riffle add NAME FEED        add a feed to feeds.json in one line ("NAME": "FEED"): FEED is a
-                                  preset, preset:ARGUMENT or a URL with {page}
+                                  preset, preset:ARGUMENT or a URL
       riffle dump FEED            print items for scripts (jsonl, json or tsv)
       riffle inspect FEED         how page 1 is read: where the items are, which field gives the
                                   title, link, author, time... and why, the paging, a feeds.json entry

@@ -61,7 +61,7 @@ struct FeedCatalogTests {
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'itmes': unknown field (expected one of argument, comments, description, envelope, fields, headers, hide, items, maxAge, pagination, query, secrets, url)"),
         (#"{"feeds": {"gh": {"description": "no url"}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': missing"),
-        (#"{"feeds": {"gh": {"url": "https://x.org/list"}}}"#,
+        (#"{"feeds": {"gh": {"url": "https://x.org/list", "pagination": {"style": "page"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'url': the URL has no {page} placeholder: https://x.org/list"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "fields": {"subtitle": "author"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'fields.subtitle': expected an array of strings, got a string"),
@@ -75,6 +75,13 @@ struct FeedCatalogTests {
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'pagination.param': missing"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"Authorization": 42}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.Authorization': expected a string, got a number"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"X Token": "a"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.X Token': not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"X-Token:": "a"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.X-Token:': not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"),
+        (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "headers": {"X-Token": "a\r\nEvil: 1"}}}}"#,
+         "/home/u/.config/riffle/feeds.json: feed 'gh': field 'headers.X-Token': holds a line break or NUL, which would split the request"),
+        (#"{"feeds": {"gh": 5}}"#, "/home/u/.config/riffle/feeds.json: feed 'gh': field '(value)': expected a preset, a URL or an object, got a number"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "query": {"api-key": "${NYT KEY}"}}}}"#,
          "/home/u/.config/riffle/feeds.json: feed 'gh': field 'query.api-key': '${NYT KEY}' is not an environment variable name"),
         (#"{"feeds": {"gh": {"url": "https://x.org/{page}", "query": {"k": "${K}"}, "secrets": ["key"]}}}"#,
@@ -86,6 +93,17 @@ struct FeedCatalogTests {
     ])
     func aWrongFieldNamesTheFileFeedAndField(text: String, expected: String) {
         #expect(message(text) == expected)
+    }
+
+    /// An entry without `pagination` is paged as its URL's placeholders say; a URL with none is page 1
+    /// as is, then the pages its answers link to (a feed of one page when they link to none).
+    @Test func anEntryWithoutPaginationIsPagedAsItsURLSays() throws {
+        let catalog = try parse(#"{"feeds": {"a": {"url": "https://x.org/list"}, "b": "https://x.org/list?page={page}", "#
+            + #""c": {"url": "https://x.org/list?offset={offset}&limit={limit}"}, "d": "https://x.org/list"}}"#)
+        #expect(catalog["a"]?.pagination == Pagination(.linkHeader))
+        #expect(catalog["b"]?.pagination == Pagination(.pageNumber(firstPage: 1)))
+        #expect(catalog["c"]?.pagination == Pagination(.offset(limit: 25)))
+        #expect(catalog["d"]?.pagination == Pagination(.linkHeader))
     }
 
     @Test func secretsNameTheQueryParametersThatAreCredentials() throws {

@@ -14,7 +14,9 @@ struct CommandLineTests {
     }
 
     @Test func unknownOption() async throws { try await expectUsageError(["--frobnicate"], mentions: "unknown option '--frobnicate'") }
-    @Test func urlWithoutPlaceholder() async throws { try await expectUsageError(["https://lobste.rs/newest.json"], mentions: "{page}") }
+    @Test func firstPageForAURLWithoutPage() async throws {
+        try await expectUsageError(["dump", "https://lobste.rs/newest.json", "--first-page", "0"], mentions: "needs a URL with {page}")
+    }
     @Test func urlThatDoesNotParse() async throws { try await expectUsageError(["http://exa mple.com/{page}"], mentions: "not a valid URL") }
     @Test func nonHTTPScheme() async throws { try await expectUsageError(["ftp://example.com/{page}"], mentions: "unsupported URL scheme 'ftp'") }
     @Test func optionWithoutValue() async throws { try await expectUsageError(["--first-page"], mentions: "--first-page needs a value") }

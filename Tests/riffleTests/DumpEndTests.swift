@@ -38,6 +38,41 @@ struct DumpEndTests {
         #expect(server.requestCount <= 4, "\(server.requests)")
     }
 
+    /// A URL given without `{page}`: page 1 is the URL as is, and the pages after it are the ones
+    /// the answers link to (Django REST framework's `next`, `null` on the last), so every item prints
+    /// and nothing past the last is asked for. A URL whose answer links nowhere is one page.
+    @Test(arguments: [["--all"], ["--pages", "1-200", "--concurrency", "4"]])
+    func aURLWithoutPageFollowsTheNextLinksItsAnswersGive(extra: [String]) async throws {
+        let server = try HTTPServer { request in
+            let page = Int(request.query("page") ?? "") ?? 1
+            let host = request.headers.first { $0.name.lowercased() == "host" }?.value ?? ""
+            let next = page < 3 ? "\"http://\(host)\(request.path)?page=\(page + 1)\"" : "null"
+            let items = (1...3).map { #"{"id": \#(page * 10 + $0), "title": "item \#(page)-\#($0)"}"# }.joined(separator: ",")
+            return .json(#"{"count": 9, "next": \#(next), "previous": null, "results": [\#(items)]}"#)
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try await RiffleBinary.dumpIDs("http://127.0.0.1:\(server.port)/api/items/", cache: cache, extra)
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "11\n12\n13\n21\n22\n23\n31\n32\n33\n")
+        #expect(server.requests.map(\.target) == ["/api/items/", "/api/items/?page=2", "/api/items/?page=3"])
+
+        let single = try await RiffleBinary.dumpIDs("http://127.0.0.1:\(server.port)/other?page=3", cache: cache, extra)
+        #expect(single.status == 0 && single.stdout == "31\n32\n33\n", "\(single.stderr)")
+        #expect(server.requestCount == 4)
+    }
+
+    @Test func firstPageNeedsAURLWithPage() async throws {
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let result = try await RiffleBinary.dumpIDs("http://127.0.0.1:9/api/items", cache: cache, ["--first-page", "0"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "riffle: --first-page needs a URL with {page} where the page number goes\n")
+    }
+
     /// WordPress says where its feed ends only in headers and answers the page after the last with
     /// 400: the dump ends at the last page, every item printed, without an error.
     @Test(arguments: [["--all"], ["--pages", "1-200", "--concurrency", "1"]])

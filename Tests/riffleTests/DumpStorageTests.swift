@@ -29,8 +29,8 @@ struct DumpStorageTests {
 
     /// Runs riffle with a file size limit of 512 KB or more (the shell's `ulimit -f` unit), SIGXFSZ
     /// ignored: a write past it fails as on a full disk, and the process goes on.
-    static func runOnAFullDisk(_ arguments: [String]) async throws -> Spawn.Result {
-        let script = "trap '' XFSZ; ulimit -f 1024 || exit 99; exec \"$0\" \"$@\""
+    static func runOnAFullDisk(_ arguments: [String], blocks: Int = 1024) async throws -> Spawn.Result {
+        let script = "trap '' XFSZ; ulimit -f \(blocks) || exit 99; exec \"$0\" \"$@\""
         return try await Spawn.run([try shell(), "-c", script, RiffleBinary.url.path] + arguments, environment: ProcessInfo.processInfo.environment)
     }
 
@@ -58,6 +58,24 @@ struct DumpStorageTests {
         let offline = try await RiffleBinary.run(["dump", template, "--pages", "1-4", "--fields", "title", "--offline", "--cache-dir", cache.path])
         #expect(offline.stdout == (1...2).map { "{\"title\":\"page \($0)\"}\n" }.joined())
         #expect(offline.stderr == "riffle: page 3: not cached\nriffle: page 4: not cached\n")
+    }
+
+    @Test func aCacheThatCannotBeMadeOnAFullDiskSaysWhyNotAnotherVersion() async throws {
+        // Given a new cache folder where not even the index fits (16 KB files).
+        let server = try Self.server()
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try await Self.runOnAFullDisk(["dump", server.baseURL.absoluteString + "/feed?page={page}", "--fields", "title",
+                                                    "--cache-dir", cache.path], blocks: 16)
+
+        // Then the page is printed, and the warning gives the write's failure, not an index of another version.
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "{\"title\":\"page 1\"}\n")
+        let warning = try #require(result.stderr.split(separator: "\n").first { $0.contains("could not store in the cache") }, "\(result.stderr)")
+        #expect(warning.contains("index.sqlite: input/output error"), "\(warning)")
+        #expect(!result.stderr.contains("another Riffle version") && !result.stderr.contains("read-only"), "\(result.stderr)")
     }
 
     @Test func withTimingsTheWarningIsAJSONLine() async throws {

@@ -65,7 +65,7 @@ struct FeedResolverTests {
     }
 
     @Test func anUnknownNameListsTheKnownOnes() {
-        #expect(message("hackernews") == "unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO, reddit:SUBREDDIT, devto, jsonplaceholder; feeds file: work, news, hn (or give a URL with {page})")
+        #expect(message("hackernews") == "unknown feed 'hackernews'; presets: hn, lobsters, github:OWNER/REPO, reddit:SUBREDDIT, devto, jsonplaceholder; feeds file: work, news, hn (or give a URL)")
     }
 
     @Test func aMissingEnvironmentVariableIsNamedWithoutAnyValue() {

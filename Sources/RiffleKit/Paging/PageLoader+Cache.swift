@@ -80,7 +80,8 @@ extension PageLoader {
             let kept = parsed.value.withLock { $0 }
             let body = kept.flatMap { $0.body == response.body ? $0.parsed : nil } ?? (try? self.parse(response.body, stored: false, url: url))
             let next = body.flatMap {
-                self.feed.pagination.nextURL(after: url, answeredFrom: response.url, headers: response.headers, document: $0.document)
+                self.feed.pagination.nextURL(after: url, answeredFrom: response.url, headers: response.headers, document: $0.document,
+                                             array: $0.array)
             }
             let last = body.map { self.headersSayLast(response.headers, page: number, itemCount: $0.items.count) } ?? false
             return PageStore.note(url: url.absoluteString, next: next?.absoluteString, last: last,

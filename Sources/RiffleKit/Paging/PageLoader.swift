@@ -338,7 +338,7 @@ public actor PageLoader {
         let parsed = answer.flatMap { try? parse(reply.response.body, stored: false, url: $0) } ?? reply.value
         // From headers and a body that were redacted before storing (`Feed.redactor`), so no query key.
         let next = feed.pagination.nextURL(after: url, answeredFrom: answer, headers: reply.response.headers,
-                                           document: parsed.document)
+                                           document: parsed.document, array: parsed.array)
         links.withLock { $0[number] = PageLink(url: url.absoluteString, next: next?.absoluteString) }
         var page = page(number, parsed: parsed, data: reply.response.body, source: reply.source, fetchedAt: reply.fetchedAt,
                         status: reply.response.status, next: next?.absoluteString, known: true,

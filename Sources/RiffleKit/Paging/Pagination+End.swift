@@ -12,7 +12,8 @@ extension Pagination {
     ///   times the pages before) plus this page's items reach `total` (`total_count`, `totalResults`...).
     ///
     /// Only the objects on the way from the root to the item array are read, with their paging
-    /// objects (`meta`, `pagination`, `pageInfo`, `response_metadata`, `links`...), never the items.
+    /// objects (`meta`, `pagination`, `pageInfo`, `response_metadata`, `links`...) and the paging
+    /// objects inside those (`meta.pagination`, `pagination.urls`), never the items.
     /// An empty page is the end too, but that is `PageLoader`'s to see.
     /// - Parameters:
     ///   - document: the page's body.
@@ -97,6 +98,10 @@ struct EndSignals: Equatable {
     var more: Bool?
     var last: Bool?
     var nextMissing = false
+    /// The next page's URL as the body gives it (`"next": "https://…?page=3"`, `links.next`,
+    /// `@odata.nextLink`, HAL's `_links.next.href`): an http(s) URL or a reference from the server's
+    /// root or the page's path (`/api/items?page=3`, `?page=3`), as written. A cursor token is not one.
+    var nextLink: String?
     var page: Int?
     var pageCount: Int?
     /// The page count is Algolia's `nbPages`, whose `page` counts from 0.
@@ -136,7 +141,7 @@ struct EndSignals: Equatable {
         ("meta", .container), ("pagination", .container), ("paging", .container), ("pageInfo", .container),
         ("page_info", .container), ("links", .container), ("_links", .container), ("response_metadata", .container),
         ("metadata", .container), ("_metadata", .container), ("search_metadata", .container), ("cursor", .container),
-        ("cursors", .container),
+        ("cursors", .container), ("urls", .container),
     ]
     private static let table = KeyTable(meanings.map(\.key))
 
@@ -176,14 +181,18 @@ struct EndSignals: Equatable {
                         current = found
                     }
                 }
+                /// `page` is a container too when it is an object (Spring's `page.totalPages`).
+                func isContainer(_ k: Int, _ v: Int) -> Bool {
+                    guard r.kind(v) == .object, let n = matcher.number(ofKeyAt: k, r) else { return false }
+                    return Self.meanings[n].meaning == .container || Self.meanings[n].meaning == .page
+                }
                 for object in way {
                     signals.read(object, r, matcher)
                     r.forEachMember(of: object) { k, v in
-                        // `page` is a container too when it is an object (Spring's `page.totalPages`).
-                        if r.kind(v) == .object, let n = matcher.number(ofKeyAt: k, r),
-                           Self.meanings[n].meaning == .container || Self.meanings[n].meaning == .page {
-                            signals.read(v, r, matcher)
-                        }
+                        guard isContainer(k, v) else { return }
+                        signals.read(v, r, matcher)
+                        // One level further: Discogs' `pagination.urls.next`, Paddle's `meta.pagination.next`.
+                        r.forEachMember(of: v) { k, inner in if isContainer(k, inner) { signals.read(inner, r, matcher) } }
                     }
                 }
                 return signals
@@ -208,6 +217,8 @@ struct EndSignals: Equatable {
                 // Present and empty: `null`, `""` or `false`. A missing key says nothing.
                 if kind == .null || kind == .false || (kind == .string && r.tape[v].end == r.tape[v].start &+ 1) {
                     nextMissing = true
+                } else if nextLink == nil {
+                    nextLink = Self.link(v, r)
                 }
             case .page: if page == nil { page = Self.integer(v, r) }
             case .pageCount:
@@ -223,6 +234,24 @@ struct EndSignals: Equatable {
             case .container: break
             }
         }
+    }
+
+    /// The string at `v`, or at its `href` member (HAL), when it reads as a link to a page rather
+    /// than a cursor: it starts with `http://`, `https://`, `/` or `?`.
+    private static func link(_ v: Int, _ r: TapeReader) -> String? {
+        var at = v
+        if r.kind(v) == .object {
+            var href: Int?
+            r.forEachMember(of: v) { k, member in if href == nil, r.string(k) == "href" { href = member } }
+            guard let href else { return nil }
+            at = href
+        }
+        guard r.kind(at) == .string else { return nil }
+        let text = r.string(at)
+        guard let first = text.utf8.first else { return nil }
+        if first == UInt8(ascii: "/") || first == UInt8(ascii: "?") { return text }
+        let scheme = text.utf8.prefix(8).map { $0 | 0x20 }
+        return scheme.starts(with: "https://".utf8) || scheme.starts(with: "http://".utf8) ? text : nil
     }
 
     /// A whole number, written as a number or as text (`"page": "2"`); nil for anything else.

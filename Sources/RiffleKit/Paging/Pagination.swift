@@ -20,8 +20,10 @@ public struct Pagination: Sendable, Hashable {
         /// Page 1 is the template as is; page N+1 adds `parameter=<cursor>`, the cursor read at the dotted
         /// `path` of page N's body. No cursor (missing, null, empty) ends the feed.
         case cursor(path: String, parameter: String)
-        /// Page 1 is the template as is; page N+1 is the `rel="next"` URL of page N's `Link` header. No such
-        /// link ends the feed.
+        /// Page 1 is the template as is; page N+1 is the `rel="next"` URL of page N's `Link` header, else
+        /// the next page's URL page N's body gives beside its items (`next`, `next_page_url`,
+        /// `links.next`, `@odata.nextLink`, HAL's `_links.next.href`). Neither ends the feed. What a URL
+        /// without `{page}` or `{offset}` gets in `riffle` and in a feeds file.
         case linkHeader
     }
 
@@ -44,6 +46,16 @@ public struct Pagination: Sendable, Hashable {
         case .pageNumber, .offset: false
         case .cursor, .linkHeader: true
         }
+    }
+
+    /// The style a template's placeholders imply where none is named (a URL given to `riffle`, a feeds
+    /// file's entry without `pagination`): `{page}`, numbered pages from `firstPage`; else `{offset}`,
+    /// offsets of 25 items; else page 1 is the URL as is and the pages after it are the ones its
+    /// answers link to (`.linkHeader`), so a URL whose answers link to none is a feed of one page.
+    package static func implied(by template: String, firstPage: Int = 1) -> Pagination {
+        if template.contains(Feed.pagePlaceholder) { return Pagination(.pageNumber(firstPage: firstPage)) }
+        if template.contains("{offset}") { return Pagination(.offset(limit: 25)) }
+        return Pagination(.linkHeader)
     }
 
     /// The placeholders the template must contain for this style.
@@ -114,9 +126,18 @@ public struct Pagination: Sendable, Hashable {
     ///   - answerURL: where page N's answer came from when a redirect led elsewhere: a relative link
     ///     is resolved against it instead (RFC 3986 §5.1.3). nil: `pageURL`.
     ///   - headers: page N's response headers (`Link` for `.linkHeader`).
-    ///   - document: page N's body (the cursor for `.cursor`).
+    ///   - document: page N's body (the cursor for `.cursor`; for `.linkHeader` without a `Link`
+    ///     header, a next link in its root object or the root's paging objects: `links`, `meta`...).
     public func nextURL(after pageURL: URL, answeredFrom answerURL: URL? = nil, headers: [String: String],
                         document: JSONDocument) -> URL? {
+        nextURL(after: pageURL, answeredFrom: answerURL, headers: headers, document: document, array: nil)
+    }
+
+    /// `nextURL(after:answeredFrom:headers:document:)`, a next link in the body looked for in the
+    /// objects on the way from the root to the item array at tape index `array` (Spotify's
+    /// `albums.next` beside `albums.items`) and their paging objects.
+    func nextURL(after pageURL: URL, answeredFrom answerURL: URL?, headers: [String: String], document: JSONDocument,
+                 array: Int?) -> URL? {
         switch style {
         case .pageNumber, .offset:
             return nil
@@ -127,8 +148,15 @@ public struct Pagination: Sendable, Hashable {
             components.appendQueryItems([URLQueryItem(name: parameter, value: cursor)], replacing: [parameter])
             return components.url
         case .linkHeader:
-            guard let link = headers["link"] ?? headers["Link"], let target = Self.nextLink(in: link) else { return nil }
-            return URL(string: target, relativeTo: answerURL ?? pageURL)?.absoluteURL
+            let base = answerURL ?? pageURL
+            if let link = headers["link"] ?? headers["Link"], let target = Self.nextLink(in: link) {
+                return URL(string: target, relativeTo: base)?.absoluteURL
+            }
+            guard let target = EndSignals(document, around: array).nextLink,
+                  let url = URL(string: target, relativeTo: base)?.absoluteURL,
+                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false
+            else { return nil }
+            return url
         }
     }
 

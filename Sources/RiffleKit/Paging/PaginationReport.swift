@@ -38,7 +38,7 @@ extension PageLoader {
             next = link(page.number)?.next
             cursor = (try? JSONDocument(page.data, validation: .structure))?.scalar(at: JSONPath(path))?.scalarText
         case .linkHeader:
-            style = "the Link header's rel=\"next\""
+            style = "the links its answers give: the Link header's rel=\"next\", else a next link in the body"
             next = link(page.number)?.next
         }
         var signals: [String] = []
