@@ -198,7 +198,7 @@ extension RiffleError {
         case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
             return .tls(host: host, reason: detail.isEmpty ? "secure connection failed" : detail)
         case 8: return .badResponse(host: host, reason: detail.isEmpty ? "not an HTTP answer" : detail)
-        case 61: return .badResponse(host: host, reason: "the body's Content-Encoding does not decode")
+        case 61: return .badResponse(host: host, reason: undecodableReason)
         case 97: return .cannotConnect(host: "the proxy", reason: detail.isEmpty ? "proxy handshake failed" : detail)
         case 42: return .cancelled
         default:
@@ -220,6 +220,9 @@ extension RiffleError {
         }
         return words + " (CURLcode \(code))"
     }
+
+    /// The `badResponse` reason for a body its `Content-Encoding` does not decode.
+    static let undecodableReason = "the body's Content-Encoding does not decode"
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
     public static let connectionLostReason = "connection lost"

@@ -44,6 +44,20 @@ struct CurlTransportTests {
         #expect(seen.withLock { $0 }.allSatisfy { $0.contains("gzip") && $0.contains("deflate") })
     }
 
+    /// Two gzip members one after the other (what `cat a.gz b.gz` makes): libcurl decodes the first
+    /// and fails on the rest with CURLE_WRITE_ERROR, which read "Failed writing received data to
+    /// disk/application", a fault of this machine's; it is the server's answer that does not decode.
+    @Test func bytesAfterTheEndOfAGzipStreamAreABadAnswerNotAWriteFailure() async throws {
+        // gzip of `[1,` then gzip of `2]`.
+        let first = Data(base64Encoded: "H4sIAAAAAAACA4s21AEAEnMtawMAAAA=")!
+        let second = Data(base64Encoded: "H4sIAAAAAAACAzOKBQDHa3O5AgAAAA==")!
+        let listener = try answering(["HTTP/1.1 200 OK", "Content-Type: application/json", "Content-Encoding: gzip",
+                                      "Content-Length: \(first.count + second.count)"], first + second)
+        let error = await riffleError { () async throws(RiffleError) in try await transport.send(HTTPRequest(url: listener.url())) }
+        #expect(error == .badResponse(host: "127.0.0.1:\(listener.port)", reason: "the body's Content-Encoding does not decode"))
+        #expect(error?.description == "bad answer from 127.0.0.1:\(listener.port): the body's Content-Encoding does not decode")
+    }
+
     @Test func aChunkedBodyWithTrailersIsReadWhole() async throws {
         let listener = try answering(["HTTP/1.1 200 OK", "Content-Type: application/json", "Transfer-Encoding: chunked",
                                       "Trailer: X-Checksum"],

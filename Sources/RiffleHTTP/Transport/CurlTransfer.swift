@@ -286,6 +286,11 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl before 8.6 refuses a header line over its own 100 KiB (CURL_MAX_HTTP_HEADER) with
         // CURLE_OUT_OF_MEMORY and no words: a header too large, not a machine out of memory.
         case 27 where headerBytes > 0 && !bodyStarted: return .failure(.tooLarge(what: "response headers", limit: 100 * 1024))
+        // libcurl's decoders fail with CURLE_WRITE_ERROR, not CURLE_BAD_CONTENT_ENCODING, on bytes after the
+        // end of a compressed stream (two gzip members one after the other): the server's answer, not a
+        // failure to write here (our own refusals return above, with their reason).
+        case 23 where headers["content-encoding"].map({ !$0.isEmpty && $0.lowercased() != "identity" }) == true:
+            return .failure(.badResponse(host: CurlTransport.hostLabel(request.url), reason: RiffleError.undecodableReason))
         // Closed before the length it declared (or before a chunked body's last chunk), or out of time
         // with part of the body here: the answer says how far it got.
         case 18 where status != 0, 28 where bodyStarted:
