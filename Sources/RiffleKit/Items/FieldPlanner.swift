@@ -69,6 +69,8 @@ enum FieldPlanner {
         switch part {
         case .title:
             guard e.strings > 0, strings >= 0.5 * Float(e.present) else { return nil }
+            // Mostly dates: never a headline, even for items that have nothing better (they are untitled).
+            guard share(.date) < 0.5 else { return nil }
             let prose = max(share(.spaced), share(.nonASCII) * 0.8)
             var score = 1.5 * prose + 2 * distinct - 3 * repeated
             let mean = e.meanBytes

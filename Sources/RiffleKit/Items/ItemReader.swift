@@ -336,15 +336,30 @@ struct ItemReader {
     }
 
     /// The first short string of the item, for an item none of whose title paths has text.
-    private func firstShortString(_ object: Int) -> String? {
+    private func firstShortString(_ object: Int, depth: Int = 0) -> String? {
         var found: String?
         r.forEachMember(of: object) { _, v in
             guard found == nil, r.kind(v) == .string else { return }
             let text = r.string(v)
-            if !text.isEmpty, text.utf8.count < 400, text.count < 200, !ItemExtractor.isHTTP(text) {
+            // Never a date: an item that has nothing else shows "(untitled)" beside its age.
+            if !text.isEmpty, text.utf8.count < 400, text.count < 200, !ItemExtractor.isHTTP(text), !Self.isDate(text) {
                 found = DisplayText.line(text)
             }
         }
-        return found.flatMap { $0.isEmpty ? nil : $0 }
+        if let found, !found.isEmpty { return found }
+        // Then in the objects it holds (a starred repository's `user.login`), one level down.
+        guard depth == 0 else { return nil }
+        var nested: String?
+        r.forEachMember(of: object) { _, v in
+            if nested == nil, r.kind(v) == .object { nested = firstShortString(v, depth: 1) }
+        }
+        return nested
+    }
+
+    /// Whether `text` starts as an ISO 8601 date does (`2024-11-29…`).
+    static func isDate(_ text: String) -> Bool {
+        let b = Array(text.utf8.prefix(10))
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+        return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { b[$0] >= 0x30 && b[$0] <= 0x39 }
     }
 }
