@@ -50,6 +50,26 @@ struct FieldReader {
         return result
     }
 
+    /// The `headers` object: each name an HTTP token, each value without a line break or NUL, which
+    /// would split the request. Said now, naming the header, rather than at every request.
+    func headers(_ object: JSONObject) throws(FeedCatalog.Error) -> [String: String] {
+        let headers = try strings(object, "headers")
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+                throw problem("headers.\(name)", "not a header name (letters, digits and !#$%&'*+-.^_`|~ only)")
+            }
+            if value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) {
+                throw problem("headers.\(name)", "holds a line break or NUL, which would split the request")
+            }
+        }
+        return headers
+    }
+
+    /// RFC 9110's `tchar`: what a header name is made of.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+
     /// The fields a feed that names a preset may set over the preset's.
     static let presetFields: Set = ["preset", "description", "pagination", "items", "fields", "headers", "query", "secrets", "envelope",
                                     "maxAge", "comments", "hide"]
@@ -63,6 +83,7 @@ struct FieldReader {
         if let object = value.objectValue, object["preset"] != nil {
             return try presetDefinition(named: name, overriding: try self.object(value, "", allowed: Self.presetFields))
         }
+        guard value.objectValue != nil else { throw problem("(value)", "expected a preset, a URL or an object, got \(value.kind)") }
         let object = try object(value, "", allowed: Self.feedFields)
         guard let template = try string(object, "url", required: true) else { throw problem("url", "missing") }
         let argument = try string(object, "argument")
@@ -72,7 +93,7 @@ struct FieldReader {
         if argument == nil, template.contains(FeedDefinition.argumentPlaceholder) {
             throw problem("argument", "missing: the url has {arg}, so say what the argument is (e.g. \"owner/repo\")")
         }
-        let headers = try strings(object, "headers")
+        let headers = try headers(object)
         let query = try strings(object, "query", numbers: true)
         for (field, values) in [("headers", headers), ("query", query)] {
             for (key, value) in values {
@@ -264,7 +285,7 @@ struct FieldReader {
         if object["pagination"] != nil { definition.pagination = try pagination(object["pagination"]) }
         if let items = try path(object, "items") { definition.itemPath = items }
         if let value = object["fields"] { definition.fields = try fields(value, over: definition.fields) }
-        definition.headers.merge(try strings(object, "headers")) { $1 }
+        definition.headers.merge(try headers(object)) { $1 }
         definition.query.merge(try strings(object, "query", numbers: true)) { $1 }
         if object["secrets"] != nil { definition.secrets = try secrets(object["secrets"], query: definition.query) }
         if object["envelope"] != nil { definition.envelope = try envelope(object["envelope"]) }
