@@ -24,7 +24,10 @@ struct FeedListEditEndToEndTests {
         #expect(await session.waitFor { session.screen().contains(" mine ") && session.screen().contains("opened before") }, "\(session.screen())")
         try session.send("e")
         #expect(await session.waitFor { session.screen().contains("rename mine to: mine") }, "\(session.screen())")
-        try session.send("BSpace", "BSpace", "BSpace", "BSpace", "o", "u", "r", "s", "Enter")
+        // (Ctrl-U clears what is before the cursor, as in readline; Ctrl-A and Ctrl-E move it)
+        try session.send("C-u", "u", "r", "s")
+        #expect(await session.waitFor { session.screen().contains("rename mine to: urs") }, "\(session.screen())")
+        try session.send("C-a", "o", "C-e", "Enter")
         // Then the list and the file say ours, the rest of the file as it was
         #expect(await session.waitFor { session.screen().contains(" ours ") && !session.screen().contains(" mine ") }, "\(session.screen())")
         #expect(try String(contentsOf: feedsFile, encoding: .utf8)

@@ -237,11 +237,6 @@ extension ListScreen: ScreenContent {
     static func pressInFilter(_ key: Key, in state: inout AppState) -> [Effect] {
         guard var filter = state.list.filter else { return [] }
         switch key {
-        case .character(let character):
-            filter.query.append(character)
-        case .backspace, .delete:
-            guard !filter.query.isEmpty else { return [] }
-            filter.query.removeLast()
         case .enter:
             state.list.setFilter(filter.query.isEmpty ? nil : FilterState(query: filter.query, isEditing: false))
             return []
@@ -249,10 +244,11 @@ extension ListScreen: ScreenContent {
             clearFilter(&state)
             return []
         case .up, .down, .pageUp, .pageDown, .home, .end:
+            // The list moves while the filter is typed (Ctrl-A and Ctrl-E move the cursor).
             guard let command = state.settings.keymap.command(for: key) else { return [] }
             return press(command, in: &state) ?? []
         default:
-            return []
+            guard filter.field.edit(key) else { return [] }
         }
         refilter(&state) { $0.setFilter(filter) }
         return []
@@ -340,7 +336,7 @@ extension ListScreen {
         listView.render(into: &buffer, area: App.listArea(for: state.size))
         let bottom = Rect(x: 0, y: area.height - 1, width: area.width, height: 1)
         if let filter, filter.isEditing {
-            FilterBar(query: filter.query, matches: index.rows.count).render(into: &buffer, area: bottom)
+            FilterBar(field: filter.field, matches: index.rows.count).render(into: &buffer, area: bottom)
         } else {
             statusBar(state).render(into: &buffer, area: bottom)
         }

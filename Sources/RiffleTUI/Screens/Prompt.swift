@@ -18,12 +18,17 @@ package struct Prompt: Sendable, Equatable {
     }
 
     package var purpose: Purpose
-    package var text: String
+    /// The line typed so far, with its cursor.
+    package var field: TextField
 
+    /// A prompt for `purpose` holding `text`, the cursor at its end.
     package init(_ purpose: Purpose, text: String = "") {
         self.purpose = purpose
-        self.text = text
+        field = TextField(text)
     }
+
+    /// The line typed so far.
+    package var text: String { field.text }
 
     /// What stands before the text: "search: ", "reddit:".
     package var label: String {
@@ -43,8 +48,8 @@ package struct Prompt: Sendable, Equatable {
 
 
 extension Prompt {
-    /// Keys while the line is typed: text edits it, Enter runs it, Esc (or Backspace on an empty
-    /// line) drops it.
+    /// Keys while the line is typed: text and readline's keys edit it (`TextField`), Enter runs it,
+    /// Esc (or Backspace on an empty line) drops it.
     func press(_ key: Key, in state: inout AppState) -> [Effect] {
         if case .remove(let entry) = purpose {
             state.screens.pop()
@@ -68,15 +73,11 @@ extension Prompt {
             return [.addHideRule(picked)]
         }
         var prompt = self
+        if key == .backspace || key == .delete, prompt.text.isEmpty {
+            state.screens.pop()
+            return []
+        }
         switch key {
-        case .character(let character):
-            prompt.text.append(character)
-        case .backspace, .delete:
-            guard !prompt.text.isEmpty else {
-                state.screens.pop()
-                return []
-            }
-            prompt.text.removeLast()
         case .escape:
             state.screens.pop()
             return []
@@ -101,7 +102,7 @@ extension Prompt {
                 return []
             }
         default:
-            return []
+            guard prompt.field.edit(key) else { return [] }
         }
         state.screens.pop()
         state.screens.push(.overlay(.prompt(prompt)))

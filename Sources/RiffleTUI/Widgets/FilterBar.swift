@@ -1,13 +1,13 @@
 /// The bottom line while the filter is typed: "/" and the query with a cursor, matches on the right.
 package struct FilterBar: Sendable {
-    /// What has been typed so far.
-    package var query: String
+    /// What has been typed so far, with its cursor.
+    package var field: TextField
     /// How many items match.
     package var matches: Int
 
-    /// A bar for `query` with `matches` items matching.
-    package init(query: String, matches: Int) {
-        self.query = query
+    /// A bar for `field` with `matches` items matching.
+    package init(field: TextField, matches: Int) {
+        self.field = field
         self.matches = matches
     }
 
@@ -17,14 +17,10 @@ package struct FilterBar: Sendable {
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1))
         let count = matches == 1 ? "1 match" : "\(matches) matches"
         let countWidth = TextWidth.width(of: count) + 1
-        let room = area.width - 3 - countWidth - 1  // "/", the cursor, margins
-        // The end of a long query is what is being typed: show that end.
-        var shown = Sanitizer.clean(query)
-        while TextWidth.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
+        let room = area.width - 2 - countWidth - 1  // "/" and margins
         var x = area.x + 1
         x += buffer.write("/", x: x, y: area.y, style: Style(.accent, bold: true))
-        x += buffer.write(shown, x: x, y: area.y)
-        buffer.set(x, area.y, Cell(" ", style: Style(.normal, reverse: true)))
+        field.render(into: &buffer, x: x, y: area.y, width: room)
         buffer.write(count, x: area.maxX - countWidth, y: area.y, style: Style(.dim, dim: true))
     }
 }

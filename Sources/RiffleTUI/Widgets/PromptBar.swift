@@ -10,11 +10,6 @@ package struct PromptBar: Sendable {
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1))
         var x = area.x + 1
         x += buffer.write(prompt.label, x: x, y: area.y, maxWidth: area.width - 2, style: Style(.accent, bold: true))
-        let room = area.maxX - x - 2
-        // The end of a long line is what is being typed: show that end.
-        var shown = Sanitizer.clean(prompt.text)
-        while TextWidth.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
-        x += buffer.write(shown, x: x, y: area.y)
-        buffer.set(x, area.y, Cell(" ", style: Style(.normal, reverse: true)))
+        prompt.field.render(into: &buffer, x: x, y: area.y, width: area.maxX - x - 1)
     }
 }
