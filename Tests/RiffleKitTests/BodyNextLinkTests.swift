@@ -96,6 +96,27 @@ final class BodyNextLinkTests: Sendable {
         #expect(server.requestCount == 3)
     }
 
+    /// An API that numbers its pages (Algolia's `page` and `nbPages`) given without `{page}`: page 1
+    /// is the whole feed, and it says why, and what to do; a page that counts no more says nothing.
+    @Test func aPageThatCountsMorePagesButLinksToNoneSaysToPutPageInTheURL() async throws {
+        let server = try HTTPServer { request in
+            let pages = request.path == "/numbered" ? 50 : 1
+            return .json(#"{"hits": [{"objectID": "1", "title": "one"}, {"objectID": "2", "title": "two"}], "page": 0, "nbPages": \#(pages)}"#)
+        }
+        defer { server.stop() }
+        for (path, reason) in [("/numbered", Optional("the answers link to no page 2, though they count 50 pages: put {page} in the URL where the page number goes")),
+                               ("/single", nil)] {
+            let template = server.url(path).absoluteString
+            let loader = PageLoader(feed: try Feed(template: template, pagination: Pagination.implied(by: template)),
+                                    cacheDirectory: cache, transport: CurlTransport())
+            let first = try await loader.load(1)
+            #expect(first.items.map(\.title) == ["one", "two"] && first.isLastPage)
+            #expect(first.endReason == reason)
+            // The same from the disk.
+            #expect(await loader.cachedPage(1)?.endReason == reason)
+        }
+    }
+
     @Test func theImpliedStyleFollowsThePlaceholders() {
         #expect(Pagination.implied(by: "https://x.test/a?page={page}", firstPage: 0) == Pagination(.pageNumber(firstPage: 0)))
         #expect(Pagination.implied(by: "https://x.test/a?offset={offset}&limit={limit}") == Pagination(.offset(limit: 25)))

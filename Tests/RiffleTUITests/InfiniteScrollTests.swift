@@ -73,6 +73,21 @@ struct InfiniteScrollTests {
         #expect(App.view(state).description.components(separatedBy: "it ignores {page}?").count == 2, "said once")
     }
 
+    @Test func aLastPageWithItemsSaysWhyTheFeedEndsBelowThem() {
+        // Given page 1, and page 2 comes back with its items, last for want of a link though it counts more pages
+        var state = Fixture.state(size: Size(width: 100, height: 8))
+        state.press("G")
+        var last = Fixture.page(2)
+        last.isLastPage = true
+        last.endReason = "the answers link to no page 3, though they count 50 pages: put {page} in the URL where the page number goes"
+        state.send(.pageLoaded(last))
+        // Then its items are listed, and the list ends with the reason instead of "end of feed"
+        #expect(state.list.items.count == 20 && state.feed.paging.endOfFeed)
+        state.press("G")
+        #expect(App.view(state).description.contains(" the answers link to no page 3, though they count 50 pages"))
+        #expect(!App.view(state).description.contains("end of feed"))
+    }
+
     @Test func aPageThatAddedNothingNewIsNotFollowedByAPrefetch() {
         // Given page 1, and page 2 holding the same items (ids) again, not marked as the end
         var state = Fixture.state()

@@ -27,8 +27,10 @@ public struct Page: Sendable, Equatable {
     public var totalItems: Int?
     /// Why the feed ends at this page when the page itself does not say so: the server answered it
     /// with the page before it ("the server returned page 1 again: it ignores {page}?") or with an
-    /// earlier one ("the server returned page 1 again: its pages go round"). Such a page holds no
-    /// items (they were all listed already) and is the last. Nil otherwise.
+    /// earlier one ("the server returned page 1 again: its pages go round"), when such a page holds no
+    /// items (they were all listed already) and is the last; or a feed paged by links whose page
+    /// links to no next page though it counts more ("put {page} in the URL"), a last page with its
+    /// items. Nil otherwise.
     public var endReason: String?
     /// Until when the page may be shown without asking the server again, as the cache decided: the
     /// server's `Cache-Control`/`Expires`, else the feed's `maxAge` (or the loader's default). Past

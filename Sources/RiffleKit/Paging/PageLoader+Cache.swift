@@ -68,6 +68,13 @@ extension PageLoader {
                         isLastPage: lastByHeaders || isLast(number, parsed: parsed, next: next, known: known, signals: signals))
         (page.totalPages, page.totalItems) = feed.pagination.extent(signals: signals,
                                                                    pageSize: countingPageSize(page: number, itemCount: parsed.items.count))
+        // A URL given without `{page}` to an API that numbers its pages and links to none (Algolia's
+        // `nbPages: 50`): the feed ends here for want of a link, which the page says is not its end.
+        if page.isLastPage, case .linkHeader = feed.pagination.style, known, next == nil, !parsed.items.isEmpty,
+           let pages = page.totalPages, pages > number {
+            page.endReason = "the answers link to no page \(number + 1), though they count \(pages) pages: "
+                + "put {page} in the URL where the page number goes"
+        }
         remember(page)
         return page
     }

@@ -132,7 +132,11 @@ extension App {
         // by itself: only the user's `n` or a move past the end asks again.
         if state.list.index.distinctCount == distinctBefore { state.feed.paging.prefetchPaused = true }
         // The loader knows a page is the last (no next cursor or link, `has_more: false`): never ask past it.
-        if page.isLastPage { state.feed.paging.endOfFeed = true }
+        if page.isLastPage {
+            state.feed.paging.endOfFeed = true
+            // Said where "end of feed" would be: why it ends here when the page says it is not the end.
+            state.feed.paging.endReason = page.endReason
+        }
         // A page the rules hid whole shows nothing: when the user waits for something to show (a
         // jump, an empty list), the next one is loaded at once, a few in a row at most.
         let after = state.list.index
