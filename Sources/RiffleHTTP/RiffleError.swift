@@ -84,7 +84,7 @@ public enum RiffleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cutShort(let host, let received, let expected, let ending):
             switch ending {
             case .closed: "the answer from \(host) was cut short: \(Self.count(received, of: expected)) arrived"
-            case .timedOut: "\(host) timed out: the answer stopped after \(Self.count(received, of: expected))"
+            case .timedOut: "\(host) timed out after \(Self.count(received, of: expected)) of the answer"
             case .stalled(let seconds): "\(host) stopped sending (nothing for \(seconds) s) after \(Self.count(received, of: expected))"
             case .midJSON: "the answer from \(host) was cut short: its JSON stops after \(Self.count(received, of: expected))"
             }

@@ -119,6 +119,15 @@ extension ReadingLog {
         }
     }
 
+    /// Whether `words` hold anything search can look for: a letter or a digit. Emoji, symbols and
+    /// punctuation separate words and are not indexed, so `🎉` alone finds nothing, whatever is filed.
+    package static func hasWords(_ words: String) -> Bool { matchExpression(words) != nil }
+
+    /// What search says of `words` that hold no word (`hasWords`): one line, for the browser and `riffle search`.
+    package static func noWordsMessage(_ words: String) -> String {
+        "search looks for words: '\(words)' has no letters or digits (emoji, symbols and punctuation are not indexed)"
+    }
+
     /// The FTS5 expression for what a person typed: each word quoted (so `AND`, `-`, `:` and quotes
     /// are plain text, never query syntax) and matched as a prefix, all words required. Nil when
     /// nothing is left to search for.

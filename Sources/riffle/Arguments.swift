@@ -89,6 +89,8 @@ struct Arguments: Equatable {
             }
             seen.append(argument)
         }
+        // `--cache-dir "$UNSET"` is a mistake, not the default cache (which `cache clear --yes` would empty).
+        if arguments.values["--cache-dir"]?.isEmpty == true { throw UsageError("option --cache-dir needs a folder, got ''") }
         // `riffle help` (and `riffle help dump`) is `riffle --help`, as in git and most tools.
         if positionals.first == Command.help.rawValue {
             arguments.command = .help

@@ -16,6 +16,7 @@ enum SearchCommand {
         guard !words.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .init("riffle search needs words to look for: riffle search WORDS [--feed NAME]")
         }
+        guard ReadingLog.hasWords(words) else { throw .init("riffle " + ReadingLog.noWordsMessage(words)) }
         let format = try DumpOptions.Format(rawValue: arguments.choice("--format", in: ["jsonl", "json", "tsv"]) ?? "jsonl")!
         var chosen = format == .tsv ? defaultTSVFields : fields
         if let list = arguments.values["--fields"] {

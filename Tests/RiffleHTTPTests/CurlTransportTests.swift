@@ -106,6 +106,24 @@ struct CurlTransportTests {
         }
     }
 
+    /// A port that answers with something other than HTTP (an SSH server's banner, a status line
+    /// that is no status) is a bad answer from it, asked once: not a lost connection, tried three times.
+    @Test(arguments: ["SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", "HTTP/1.1 2000 OK\r\nContent-Length: 2\r\n\r\n{}"])
+    func anAnswerThatIsNotHTTPIsABadAnswerAskedOnce(answer: String) async throws {
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write(answer)
+        }
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = { _ in }
+        let error = await riffleError { () async throws(RiffleError) in
+            try await Client(configuration, transport: transport).send(Endpoint<JSONValue>(.get, "/"))
+        }
+        #expect(error == .badResponse(host: "127.0.0.1:\(listener.port)", reason: "not an HTTP answer"))
+        #expect(error?.description == "bad answer from 127.0.0.1:\(listener.port): not an HTTP answer")
+        #expect(listener.connectionCount == 1)
+    }
+
     /// A body shorter than its `Content-Length`, the connection closed: the answer was cut short and
     /// the error says how much of it came (as sent: for a gzip body, its compressed bytes).
     @Test func aBodyShorterThanItsLengthSaysHowMuchArrived() async throws {
@@ -133,7 +151,7 @@ struct CurlTransportTests {
             try await CurlTransport(configuration).send(HTTPRequest(url: listener.url(), timeout: .seconds(2)))
         }
         #expect(error == .cutShort(host: "127.0.0.1:\(listener.port)", received: 11, expected: 1000, ending: .timedOut))
-        #expect(error?.description == "127.0.0.1:\(listener.port) timed out: the answer stopped after 11 of 1000 bytes")
+        #expect(error?.description == "127.0.0.1:\(listener.port) timed out after 11 of 1000 bytes of the answer")
     }
 
     /// A gzip body cut short where only the connection's close ends it: libcurl reports no error (it

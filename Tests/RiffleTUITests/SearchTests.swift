@@ -24,6 +24,21 @@ struct SearchTests {
         return state
     }
 
+    @Test func emojiAloneAreNoWordsAndSaySoRatherThanFindNothing() {
+        // Given the search prompt over the feed list
+        var state = AppState.feedList(size: Size(width: 100, height: 10), now: Fixture.now)
+        state.press("S")
+        for character in "🎉!" { state.press(.character(character)) }
+        // When Enter asks, nothing is searched and a toast says why
+        #expect(state.press(.enter) == [])
+        #expect(state.screens.shown(as: SearchScreen.self) == nil)
+        #expect(state.toasts.last?.message == "search looks for words: '🎉!' has no letters or digits (emoji, symbols and punctuation are not indexed)")
+        // And words beside an emoji are searched
+        state.press("S")
+        for character in "🎉 party" { state.press(.character(character)) }
+        #expect(state.press(.enter) == [.search("🎉 party", order: .newest)])
+    }
+
     /// A `.PATH:` rule of a result's feed reads the item's JSON, which the reading log does not keep: a
     /// toast says it was not applied, rather than leave it to look applied (as `riffle search --hide` says).
     @Test func aRuleSearchCannotApplyIsNamedInAToast() {

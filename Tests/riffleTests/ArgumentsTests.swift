@@ -31,6 +31,8 @@ struct ArgumentsTests {
             try Arguments.parse(["dump", "x", "--theme", "dark"])
         }
         #expect(throws: Arguments.UsageError("option --refresh takes no value")) { try Arguments.parse(["dump", "--refresh=yes"]) }
+        #expect(throws: Arguments.UsageError("option --cache-dir needs a folder, got ''")) { try Arguments.parse(["cache", "clear", "--yes", "--cache-dir", ""]) }
+        #expect(throws: Arguments.UsageError("option --cache-dir needs a folder, got ''")) { try Arguments.parse(["dump", "hn", "--cache-dir="]) }
         #expect(throws: Arguments.UsageError("option --first-page needs a whole number from 0 to 9, got 'x'")) {
             try Arguments.parse(["--first-page", "x"]).integer("--first-page", in: 0...9)
         }

@@ -258,6 +258,10 @@ struct DailyEndToEndTests {
         #expect(elsewhere.status == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stdout)\(elsewhere.stderr)")
         let none = try await RiffleBinary.run(["search", "--cache-dir", home.cache.path], environment: environment)
         #expect(none.status == 2 && none.stderr.contains("needs words"), "\(none.stderr)")
+        // Emoji and punctuation alone are no words (the index keeps none): said, not "nothing found"
+        let emoji = try await RiffleBinary.run(["search", "🎉", "--cache-dir", home.cache.path], environment: environment)
+        #expect(emoji.status == 2 && emoji.stdout.isEmpty
+                && emoji.stderr.contains("riffle search looks for words: '🎉' has no letters or digits"), "\(emoji.stderr)")
     }
 
     @Test func configSetsKeysAndTheBrowserAndHelpShowsTheKeysInForce() async throws {

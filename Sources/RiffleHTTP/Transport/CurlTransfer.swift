@@ -291,6 +291,12 @@ final class CurlTransfer: @unchecked Sendable {
         // failure to write here (our own refusals return above, with their reason).
         case 23 where headers["content-encoding"].map({ !$0.isEmpty && $0.lowercased() != "identity" }) == true:
             return .failure(.badResponse(host: CurlTransport.hostLabel(request.url), reason: RiffleError.undecodableReason))
+        // Something other than HTTP on a connection made for this request (a port serving SSH or a
+        // database, a status line that is no status): the server's answer, and a retry gets it again. On
+        // a reused connection the same code is what an earlier, over-long answer left there: a lost
+        // connection (`RiffleError.curl`), which a fresh one cures.
+        case 1 where connectionsMade() > 0:
+            return .failure(.badResponse(host: CurlTransport.hostLabel(request.url), reason: "not an HTTP answer"))
         // Closed before the length it declared (or before a chunked body's last chunk), or out of time
         // with part of the body here: the answer says how far it got.
         case 18 where status != 0, 28 where bodyStarted:
@@ -308,6 +314,13 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(RiffleError.curl(code: code, osError: Int32(osError), detail: String(cString: errorText), url: request.url,
                                              sent: sentBytes > 0))
         }
+    }
+
+    /// How many connections libcurl opened for this transfer (0: it reused one).
+    private func connectionsMade() -> Int {
+        var count = 0
+        if let easy { _ = rc_easy_getinfo_long(easy, RC_CURLINFO_NUM_CONNECTS, &count) }
+        return count
     }
 
     private static func status(in line: UnsafeBufferPointer<UInt8>) -> Int? {

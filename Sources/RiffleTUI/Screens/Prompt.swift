@@ -1,5 +1,6 @@
 import Foundation
 import RiffleKit
+import RiffleReading
 
 /// A line typed at the bottom of the screen.
 package struct Prompt: Sendable, Equatable {
@@ -87,6 +88,11 @@ extension Prompt {
             guard !text.isEmpty else { return [] }
             switch prompt.purpose {
             case .search:
+                // Said at once, rather than results that claim nothing seen matches.
+                guard ReadingLog.hasWords(text) else {
+                    App.raise(&state, ReadingLog.noWordsMessage(text))
+                    return []
+                }
                 // Results stack on the screen they were asked from; a new search replaces the last.
                 if case .search = state.screens.shown {
                     state.screens.shown = .search(SearchScreen(query: text))
