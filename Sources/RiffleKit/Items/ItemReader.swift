@@ -356,10 +356,10 @@ struct ItemReader {
         return nested
     }
 
-    /// Whether `text` starts as an ISO 8601 date does (`2024-11-29…`).
+    /// Whether `text` reads as a date by the shape the field evidence gives it (`ValueShape.date`:
+    /// it starts as an ISO 8601 date does, `2024-11-29…`).
     static func isDate(_ text: String) -> Bool {
-        let b = Array(text.utf8.prefix(10))
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
-        return [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { b[$0] >= 0x30 && b[$0] <= 0x39 }
+        var text = text
+        return text.withUTF8 { ValueShape.of($0, host: nil).shape.contains(.date) }
     }
 }
