@@ -237,15 +237,18 @@ enum DumpCommand {
             advance()
         }
 
-        /// A failure every later page would meet too, each after as long a wait: no connection to the
-        /// host (refused, no answer, no name, no route) or no secure one. A dump of 200 pages from a host
-        /// that drops packets would otherwise wait out the connect timeout 200 times. A lost connection,
-        /// an error status or a timeout after the request went out is the page's own: the dump goes on.
+        /// A failure every later page would meet too: no connection to the host (refused, no answer, no
+        /// name, no route) or no secure one, or a server refusing the client rather than the page (401 and
+        /// 407, a credential; 403, a credential or a used-up quota, as GitHub's; 429, too many requests). A
+        /// dump of 200 pages from a host that drops packets would otherwise wait out the connect timeout
+        /// 200 times, and one past a quota would spend 200 more requests on it. A lost connection, another
+        /// error status or a timeout after the request went out is the page's own: the dump goes on.
         static func everyPageWouldFail(_ error: FeedError) -> Bool {
             guard case .request(let failure) = error else { return false }
             switch failure {
             case .cannotConnect(_, let reason): return reason != RiffleError.connectionLostReason
             case .dnsFailure, .offline, .tls: return true
+            case .httpStatus(let code, _): return [401, 403, 407, 429].contains(code)
             default: return false
             }
         }
