@@ -49,7 +49,9 @@ struct DumpExitTests {
                                                  "--pages", "1-12", "--concurrency", "1", "--format", "tsv", "--fields", "id"])
         #expect(result.status == 1)
         #expect(result.stdout == "a\n")
-        let refusal = "HTTP \(status) \(reason): {\"message\": \"API rate limit exceeded\"}"
+        // A 429's Retry-After is told too: how long the quota lasts is what a person needs of it.
+        let wait = status == 429 ? "try again in 1h; " : ""
+        let refusal = "HTTP \(status) \(reason): \(wait){\"message\": \"API rate limit exceeded\"}"
         #expect(result.stderr.split(separator: "\n") == [
             "riffle: page 2: \(refusal)",
             "riffle: warning: pages 3-12 were not asked for: \(refusal)",
