@@ -112,7 +112,7 @@ extension ResponseCache {
             return .success(entry.value(.revalidated, url: response.url, now: now, lifetime: transfer.lifetime))
         }
         guard (200...299).contains(response.status) else {
-            return .failure(.httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body)))
+            return .failure(RiffleError.status(of: response))
         }
         // Parsing is the slow part of a response: it runs off the actor, beside other transfers' steps.
         if let failure = await Self.check(response, transfer) { return .failure(failure) }

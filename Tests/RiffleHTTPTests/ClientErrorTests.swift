@@ -36,6 +36,53 @@ struct ClientErrorTests {
         #expect(sleeper.recorded.isEmpty, "retried after \(sleeper.recorded)")
     }
 
+    /// A refusal whose headers say when to come back says it first: a 429's or 503's `Retry-After`,
+    /// GitHub's `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (Unix seconds), the IETF draft's
+    /// `RateLimit-Reset` (seconds). Where the body did not say it (GitHub's 403 "API rate limit
+    /// exceeded"), the message was all a person had and it did not say for how long.
+    @Test func aRefusalThatSaysWhenToComeBackSaysSo() async throws {
+        let server = try HTTPServer { request in
+            let reset = Int(Date().timeIntervalSince1970) + 1_800
+            return switch request.path {
+            case "/429": .json(#"{"message": "slow down"}"#, status: 429, headers: [("Retry-After", "5400")])
+            case "/503": .text("", status: 503, headers: [("Retry-After", "45")])
+            case "/github": .json(#"{"message": "API rate limit exceeded"}"#, status: 403,
+                                  headers: [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "\(reset)")])
+            case "/ietf": .json("{}", status: 429, headers: [("RateLimit-Remaining", "0"), ("RateLimit-Reset", "172800")])
+            case "/left": .json(#"{"message": "no"}"#, status: 403, headers: [("X-RateLimit-Remaining", "12"), ("X-RateLimit-Reset", "\(reset)")])
+            default: .json(#"{"message": "no"}"#, status: 401, headers: [("Retry-After", "60")])
+            }
+        }
+        defer { server.stop() }
+        let client = makeClient(server) { $0.retry = .none }
+        func message(_ path: String) async -> String? {
+            await riffleError { () async throws(RiffleError) in try await client.send(Endpoint<JSONValue>(.get, .primary(path))) }?.description
+        }
+        #expect(await message("/429") == #"HTTP 429 Too Many Requests: try again in 1h 30m; {"message": "slow down"}"#)
+        #expect(await message("/503") == "HTTP 503 Service Unavailable: try again in 45s")
+        #expect(await message("/github") == #"HTTP 403 Forbidden: try again in 30m; {"message": "API rate limit exceeded"}"#)
+        #expect(await message("/ietf") == "HTTP 429 Too Many Requests: try again in 2d; {}")
+        // Requests left, or a Retry-After on a status that is no refusal for a while: nothing to wait for.
+        #expect(await message("/left") == #"HTTP 403 Forbidden: {"message": "no"}"#)
+        #expect(await message("/401") == #"HTTP 401 Unauthorized: {"message": "no"}"#)
+    }
+
+    /// What a server may put in those headers: an HTTP date, a time already past, a negative or
+    /// absurd number, a fraction (Discord's reset); only a wait ahead, of at most a year, is told.
+    @Test(arguments: [
+        ("Retry-After", "Sat, 05 Dec 2026 12:00:00 GMT", "try again in 24h"), ("Retry-After", "Fri, 04 Dec 2026 12:00:01 GMT", "try again in 1s"),
+        ("Retry-After", "Fri, 04 Dec 2026 11:00:00 GMT", nil), ("Retry-After", "-5", nil), ("Retry-After", "0", nil),
+        ("Retry-After", "99999999999999999999", nil), ("Retry-After", "31536001", nil), ("Retry-After", "3599", "try again in 1h"),
+        ("Retry-After", "soon", nil), ("X-RateLimit-Reset", "1796385600.25", "try again in 1s"), ("X-RateLimit-Reset", "1e999", nil),
+        ("X-RateLimit-Reset", "90", "try again in 2m"),
+    ] as [(String, String, String?)])
+    func onlyAWaitAheadIsTold(header: String, value: String, note: String?) {
+        let now = Date(timeIntervalSince1970: 1_796_385_600)  // Fri, 04 Dec 2026 12:00:00 GMT
+        let response = HTTPResponse(status: 429, headers: [header.lowercased(): value, "x-ratelimit-remaining": "0"], body: Data("{}".utf8),
+                                    url: URL(string: "http://127.0.0.1/x")!)
+        #expect(RiffleError.status(of: response, now: now) == .httpStatus(code: 429, excerpt: note.map { $0 + "; {}" } ?? "{}"))
+    }
+
     @Test func aServerThatNeverAnswersTimesOutWithinTheBudget() async throws {
         // The server never answers; it times, on its own thread, how long the client stayed connected.
         // (Timed around the `await` instead, a loaded machine's busy task pool could add seconds.)

@@ -32,6 +32,33 @@ struct DumpExitTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A server that refuses riffle rather than a page (a quota used up, a credential it will not take)
+    /// refuses every page alike: the dump says so once and stops, where it spent a request on each page
+    /// of the range and printed the same refusal for each.
+    @Test(arguments: [(429, "Too Many Requests"), (403, "Forbidden"), (401, "Unauthorized")])
+    func aServerRefusingTheClientEndsTheDumpAtItsFirstRefusal(status: Int, reason: String) async throws {
+        let server = try HTTPServer { request in
+            request.query("page") == "1"
+                ? .json(#"[{"id": "a", "title": "first"}]"#)
+                : .json(#"{"message": "API rate limit exceeded"}"#, status: status, headers: [("Retry-After", "3600")])
+        }
+        defer { server.stop() }
+        let cache = try RiffleBinary.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let result = try await RiffleBinary.run(["dump", server.baseURL.absoluteString + "/items?page={page}", "--cache-dir", cache.path,
+                                                 "--pages", "1-12", "--concurrency", "1", "--format", "tsv", "--fields", "id"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "a\n")
+        // A 429's Retry-After is told too: how long the quota lasts is what a person needs of it.
+        let wait = status == 429 ? "try again in 1h; " : ""
+        let refusal = "HTTP \(status) \(reason): \(wait){\"message\": \"API rate limit exceeded\"}"
+        #expect(result.stderr.split(separator: "\n") == [
+            "riffle: page 2: \(refusal)",
+            "riffle: warning: pages 3-12 were not asked for: \(refusal)",
+        ], "\(result.stderr)")
+        #expect(server.requestCount == 2)
+    }
+
     /// A feed whose pages link one to the next (`Link: rel="next"`, as GitHub's): past a page that
     /// failed, the next cannot be found. The dump says so in one line and stops, where it asked for the
     /// failed page again for each page after it and printed each as failing with its error.

@@ -15,6 +15,8 @@ final class DiskTier: Sendable {
     let directory: URL
     let indexPath: String
     let configuration: ResponseCache.Configuration
+    /// The cache folder as the reader reaches it: its folders stay open between reads.
+    let folder: CacheFolder
 
     private struct State {
         var disk: DiskCache?
@@ -31,6 +33,7 @@ final class DiskTier: Sendable {
         self.directory = directory
         self.indexPath = indexPath
         self.configuration = configuration
+        folder = CacheFolder(root: directory)
     }
 
     /// The open index, else an existing one opened without checks; nil when there is none or it
@@ -124,7 +127,7 @@ extension ResponseCache {
         package func recordedBody(named path: String) -> Recorded? {
             // Without an index (lost, or removed by hand) a file is nobody's: not trusted, whatever it carries.
             guard let path = CachePath(path), path.isNamed, access(tier.indexPath, F_OK) == 0 else { return nil }
-            switch CacheFolder(root: tier.directory).readRecorded(path.folders, path.name, expectedSize: EntryRecord.size(of:)) {
+            switch tier.folder.readRecorded(path.folders, path.name, expectedSize: EntryRecord.size(of:)) {
             case .data(let data, let bytes, let fileID):
                 guard let record = EntryRecord(bytes: bytes) else { return .unrecorded }
                 let body = StoredBody(key: record.key, body: data, status: record.status, fetchedAt: Date(timeIntervalSince1970: record.fetchedAt),
@@ -135,6 +138,15 @@ extension ResponseCache {
             case .missing, .damaged:
                 return nil
             }
+        }
+
+        /// Whether anything is at `path` (its folders reached without following links), without
+        /// opening it or the index: a page never stored is told apart from one that may be before
+        /// anything costlier is asked. A link or a folder in a body's place counts: reading it then
+        /// says what it is.
+        package func holds(named path: String) -> Bool {
+            guard let path = CachePath(path) else { return false }
+            return tier.folder.holds(path.folders, path.name)
         }
 
         /// Whether the index's row for `path` still describes the body `check` was read with: the same

@@ -63,7 +63,7 @@ extension Client {
                                  envelope: EnvelopeRule?, decoder: JSONDecoder) throws(RiffleError) -> Response {
         // A failure envelope with a message on an error status was turned into `.envelope` by the fetcher.
         guard (200...299).contains(response.status) else {
-            throw .httpStatus(code: response.status, excerpt: RiffleError.excerpt(response.body))
+            throw RiffleError.status(of: response)
         }
         switch endpoint.decoding {
         case .raw(let decode):

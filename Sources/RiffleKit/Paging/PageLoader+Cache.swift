@@ -102,7 +102,7 @@ extension PageLoader {
         // A page's body is only ever kept in its own file: without the file there is nothing to look
         // up. This answers a miss here, with no trip through the cache's actor, so asking for many
         // new pages at once does not queue a lookup per page in front of the first page's request.
-        guard FileManager.default.fileExists(atPath: store.bodyPath(number)) else { return nil }
+        guard store.holds(number, in: cache.reader) else { return nil }
         // Where the page would be fetched from: in a chain (cursor, Link) the URL the previous page
         // points to. A page stored from another URL (the chain moved on) is another entry: a miss.
         guard let url = pageURL(number) else { return nil }

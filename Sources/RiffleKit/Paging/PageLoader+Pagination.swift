@@ -78,7 +78,7 @@ extension PageLoader {
     nonisolated func firstPageItems() -> Int? {
         if let known = fingerprints.withLock({ $0[1]?.itemCount }) { return known }
         // Building the page remembers it (`remember`).
-        guard FileManager.default.fileExists(atPath: store.bodyPath(1)), let stored = storedOnDisk(1),
+        guard store.holds(1, in: cache.reader), let stored = storedOnDisk(1),
               let page = try? page(1, stored: stored), !page.items.isEmpty else { return nil }
         return page.items.count
     }

@@ -61,7 +61,7 @@ extension PageLoader {
               // not stored yet). The transport's own rule covers only a request still in flight.
               !fetching.withLock({ $0.contains(next) }),
               // Stored: the cache answers it, or revalidates it, as the caller's policy says.
-              plan.policy == .reloadIgnoringCache || !FileManager.default.fileExists(atPath: store.bodyPath(next)),
+              plan.policy == .reloadIgnoringCache || !store.holds(next, in: cache.reader),
               let parsed = try? parse(response.body, stored: false, url: url) else { return nil }
         // The page's own check takes this parse rather than doing it again.
         parsedAhead.withLock { kept in

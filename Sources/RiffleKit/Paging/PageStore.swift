@@ -113,6 +113,12 @@ package struct PageStore: Sendable {
         cache.target(named: relativePath(page), owner: feedID, note: note)
     }
 
+    /// Whether anything is in `page`'s place (looked at through `reader`: no actor, no index): a
+    /// page with nothing there is not stored.
+    func holds(_ page: Int, in reader: ResponseCache.Reader) -> Bool {
+        reader.holds(named: relativePath(page))
+    }
+
     /// `page` as the cache keeps it, read through `reader` (no actor); nil when absent, damaged or
     /// not the file its row describes.
     func stored(_ page: Int, in reader: ResponseCache.Reader) -> Stored? {
