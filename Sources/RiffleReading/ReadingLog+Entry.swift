@@ -34,7 +34,9 @@ extension ReadingLog {
         /// The values of `ReadingLog.itemColumns` for this entry, filed under `feed`.
         func values(feed: String, feedTitle: String, listed: Double) -> [SQLiteValue] {
             [.text(feed), .text(key), .text(feedTitle), .text(title), .text(author), .text(text),
-             link.map(SQLiteValue.text) ?? .null, id.map(SQLiteValue.text) ?? .null, created.map(SQLiteValue.real) ?? .null, .real(listed)]
+             link.map(SQLiteValue.text) ?? .null, id.map(SQLiteValue.text) ?? .null, created.map(SQLiteValue.real) ?? .null, .real(listed),
+             .text(ReadingLog.unspacedWords(title)),
+             .text(ReadingLog.unspacedWords(ReadingLog.textForSearch(author: author, body: text, feedName: feedTitle)))]
         }
 
         /// `text`'s first `limit` characters.

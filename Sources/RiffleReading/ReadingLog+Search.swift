@@ -68,7 +68,8 @@ extension ReadingLog {
     }
 
     /// The items whose title, author, text or feed name hold every word of `words` (as a word or
-    /// the start of one, ignoring case and accents), newest first or best first (`order`).
+    /// the start of one, ignoring case and accents; in Chinese, Japanese and Korean, anywhere in a
+    /// run of characters, as they put no space between words), newest first or best first (`order`).
     /// - Parameters:
     ///   - words: what to look for, in titles, authors and texts.
     ///   - feed: only this feed: its name (`Feed.name`) or id.
@@ -76,22 +77,29 @@ extension ReadingLog {
     ///   - limit: at most this many, the first in `order`.
     /// - Returns: nothing when `words` has no word, or when nothing was ever filed (no file is made).
     package func search(_ words: String, feed: String? = nil, order: Order = .newest, limit: Int = 100) throws(Failure) -> [Match] {
-        guard let query = Self.matchExpression(words), FileManager.default.fileExists(atPath: path) else { return [] }
-        var sql = """
-            SELECT items.feed, items.feed_name, items.key, items.title, items.author, items.body, items.link, items.item_id,
-                   items.created, items.listed, items.seen, feeds.name
-            FROM items_search JOIN items ON items.id = items_search.rowid LEFT JOIN feeds ON feeds.id = items.feed
-            WHERE items_search MATCH ?
-            """
-        var bindings: [SQLiteValue] = [.text(query)]
-        if let feed {
-            sql += " AND (items.feed_name = ? OR items.feed = ?)"
-            bindings += [.text(feed), .text(feed)]
+        guard Self.hasWords(words), FileManager.default.fileExists(atPath: path) else { return [] }
+        let rows = try run(filing: .ifFree) { db throws(SQLiteError) in
+            // A read-only log made before unspaced words were spelled apart cannot be brought up to
+            // date: it is searched as it was then.
+            let split = try db.isReadOnly ? !Self.lacksUnspacedColumns(db) : true
+            var sql = """
+                SELECT items.feed, items.feed_name, items.key, items.title, items.author, items.body, items.link, items.item_id,
+                       items.created, items.listed, items.seen, feeds.name
+                FROM items_search JOIN items ON items.id = items_search.rowid LEFT JOIN feeds ON feeds.id = items.feed
+                WHERE items_search MATCH ?
+                """
+            var bindings: [SQLiteValue] = [.text(Self.matchExpression(words, splittingUnspaced: split) ?? "")]
+            if let feed {
+                sql += " AND (items.feed_name = ? OR items.feed = ?)"
+                bindings += [.text(feed), .text(feed)]
+            }
+            // Titles weigh most, in either spelling.
+            let relevance = "bm25(items_search, 10.0, 2.0, 1.0, 1.0\(split ? ", 10.0, 1.0" : ""))"
+            let newest = "COALESCE(items.created, items.listed) DESC"
+            sql += " ORDER BY " + (order == .newest ? "\(newest), \(relevance)" : "\(relevance), \(newest)") + " LIMIT ?"
+            bindings.append(.int(Int64(max(0, limit))))
+            return try db.execute(sql, bindings)
         }
-        let relevance = "bm25(items_search, 10.0, 2.0, 1.0, 1.0)", newest = "COALESCE(items.created, items.listed) DESC"
-        sql += " ORDER BY " + (order == .newest ? "\(newest), \(relevance)" : "\(relevance), \(newest)") + " LIMIT ?"
-        bindings.append(.int(Int64(max(0, limit))))
-        let rows = try run(filing: .ifFree) { db throws(SQLiteError) in try db.execute(sql, bindings) }
         return rows.map { row in
             Match(feedID: row[0].text ?? "", feedTitle: row[1].text ?? "", key: row[2].text ?? "", title: row[3].text ?? "",
                   author: row[4].text.flatMap { $0.isEmpty ? nil : $0 }, text: row[5].text ?? "", link: row[6].text,
@@ -129,22 +137,17 @@ extension ReadingLog {
     }
 
     /// The FTS5 expression for what a person typed: each word quoted (so `AND`, `-`, `:` and quotes
-    /// are plain text, never query syntax) and matched as a prefix, all words required. Nil when
-    /// nothing is left to search for.
-    static func matchExpression(_ words: String) -> String? {
-        // Split as the index's tokenizer does: anything but letters, digits and marks separates words.
-        var terms: [String] = []
-        var current = ""
-        for scalar in words.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .nonspacingMark {
-                current.unicodeScalars.append(scalar)
-            } else if !current.isEmpty {
-                terms.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { terms.append(current) }
+    /// are plain text, never query syntax) and matched as a prefix, all words required. A word
+    /// holding Chinese, Japanese or Korean characters is asked of `title_chars` and `text_chars` as
+    /// its pieces in a row (東京 is the phrase 東 京, found wherever the two stand together), when
+    /// `splittingUnspaced`. Nil when nothing is left to search for.
+    static func matchExpression(_ words: String, splittingUnspaced: Bool = true) -> String? {
+        let terms = Self.words(of: words)
         guard !terms.isEmpty else { return nil }
-        return terms.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+        func quoted(_ text: String) -> String { "\"\(text.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
+        return terms.map { term in
+            guard splittingUnspaced, term.unicodeScalars.contains(where: isUnspaced) else { return quoted(term) }
+            return "{title_chars text_chars} : " + quoted(pieces(of: term).joined(separator: " "))
+        }.joined(separator: " ")
     }
 }

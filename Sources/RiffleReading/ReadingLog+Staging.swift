@@ -26,7 +26,7 @@ extension ReadingLog {
             try db.writing(wait: 10_000) { () throws(SQLiteError) in
                 if opened { try Self.noteOpened(feed, at: now, in: db) }
                 for entry in entries {
-                    try db.execute("INSERT INTO staged (\(Self.itemColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    try db.execute("INSERT INTO staged (\(Self.itemColumns)) VALUES (\(Self.itemPlaceholders))",
                                    entry.values(feed: feed.id, feedTitle: feedTitle, listed: now))
                 }
             }
@@ -82,7 +82,10 @@ extension ReadingLog {
     static let filingBatch = 250
 
     /// The columns `record` and `stage` write, in `Entry.values`' order.
-    static let itemColumns = "feed, key, feed_name, title, author, body, link, item_id, created, listed"
+    static let itemColumns = "feed, key, feed_name, title, author, body, link, item_id, created, listed, title_chars, text_chars"
+
+    /// A `?` for each of `itemColumns`.
+    static let itemPlaceholders = Array(repeating: "?", count: itemColumns.split(separator: ",").count).joined(separator: ", ")
 
     /// How an item filed again changes the one filed before: its text, title, link and times (not when
     /// it was first listed, nor whether it was seen), and only when one of them changed, so an
@@ -90,7 +93,7 @@ extension ReadingLog {
     static let upsert = """
         ON CONFLICT (feed, key) DO UPDATE SET feed_name = excluded.feed_name, title = excluded.title,
             author = excluded.author, body = excluded.body, link = excluded.link, item_id = excluded.item_id,
-            created = excluded.created
+            created = excluded.created, title_chars = excluded.title_chars, text_chars = excluded.text_chars
         WHERE feed_name IS NOT excluded.feed_name OR title IS NOT excluded.title OR author IS NOT excluded.author
             OR body IS NOT excluded.body OR link IS NOT excluded.link OR created IS NOT excluded.created
         """
@@ -109,7 +112,9 @@ extension ReadingLog {
             link TEXT,
             item_id TEXT,
             created REAL,
-            listed REAL NOT NULL
+            listed REAL NOT NULL,
+            title_chars TEXT NOT NULL DEFAULT '',
+            text_chars TEXT NOT NULL DEFAULT ''
         )
         """,
     ]

@@ -125,7 +125,7 @@ package actor ReadingLog {
         try run { db throws(SQLiteError) in
             try db.writing(wait: 1_000) { () throws(SQLiteError) in
                 for entry in entries {
-                    try db.execute("INSERT INTO items (\(Self.itemColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \(Self.upsert)",
+                    try db.execute("INSERT INTO items (\(Self.itemColumns)) VALUES (\(Self.itemPlaceholders)) \(Self.upsert)",
                                    entry.values(feed: feed.id, feedTitle: feedTitle, listed: now))
                     switch seen {
                     case true?:
@@ -258,9 +258,14 @@ package actor ReadingLog {
         // A log that has every table, index and trigger already takes no write lock to open: another
         // program holding it (a riffle trimming the log) does not keep this one from reading.
         let present = Set(try db.execute("SELECT name FROM sqlite_master").compactMap { $0[0].text })
-        guard !Self.schemaNames.isSubset(of: present) else { return }
+        let outdated = try Self.lacksUnspacedColumns(db)
+        guard !Self.schemaNames.isSubset(of: present) || outdated else { return }
         try db.writing(wait: 1_000) { () throws(SQLiteError) in
+            // Asked again under the lock: another riffle may have brought the log up to date meanwhile.
+            let outdated = try Self.lacksUnspacedColumns(db)
+            if outdated { try Self.addUnspacedColumns(db) }
             for statement in Self.schema + Self.savedSchema + Self.stagedSchema { try db.execute(statement) }
+            if outdated { try db.execute("INSERT INTO items_search (items_search) VALUES ('rebuild')") }
         }
     }
 
@@ -334,29 +339,34 @@ package actor ReadingLog {
             created REAL,                -- the item's own time (Unix seconds)
             listed REAL NOT NULL,        -- when Riffle first listed it
             seen REAL,                   -- when it was first seen; NULL while unseen
+            title_chars TEXT NOT NULL DEFAULT '',  -- the title's words in unspaced scripts, a character a word
+            text_chars TEXT NOT NULL DEFAULT '',   -- the same of author, body and feed_name
             UNIQUE (feed, key)
         )
         """,
         """
         CREATE VIRTUAL TABLE IF NOT EXISTS items_search USING fts5(
-            title, author, body, feed_name, content='items', content_rowid='id', tokenize='unicode61 remove_diacritics 2')
+            title, author, body, feed_name, title_chars, text_chars, content='items', content_rowid='id',
+            tokenize='unicode61 remove_diacritics 2')
         """,
         """
         CREATE TRIGGER IF NOT EXISTS items_added AFTER INSERT ON items BEGIN
-            INSERT INTO items_search (rowid, title, author, body, feed_name) VALUES (new.id, new.title, new.author, new.body, new.feed_name);
+            INSERT INTO items_search (rowid, title, author, body, feed_name, title_chars, text_chars)
+            VALUES (new.id, new.title, new.author, new.body, new.feed_name, new.title_chars, new.text_chars);
         END
         """,
         """
         CREATE TRIGGER IF NOT EXISTS items_removed AFTER DELETE ON items BEGIN
-            INSERT INTO items_search (items_search, rowid, title, author, body, feed_name)
-            VALUES ('delete', old.id, old.title, old.author, old.body, old.feed_name);
+            INSERT INTO items_search (items_search, rowid, title, author, body, feed_name, title_chars, text_chars)
+            VALUES ('delete', old.id, old.title, old.author, old.body, old.feed_name, old.title_chars, old.text_chars);
         END
         """,
         """
-        CREATE TRIGGER IF NOT EXISTS items_changed AFTER UPDATE OF title, author, body, feed_name ON items BEGIN
-            INSERT INTO items_search (items_search, rowid, title, author, body, feed_name)
-            VALUES ('delete', old.id, old.title, old.author, old.body, old.feed_name);
-            INSERT INTO items_search (rowid, title, author, body, feed_name) VALUES (new.id, new.title, new.author, new.body, new.feed_name);
+        CREATE TRIGGER IF NOT EXISTS items_changed AFTER UPDATE OF title, author, body, feed_name, title_chars, text_chars ON items BEGIN
+            INSERT INTO items_search (items_search, rowid, title, author, body, feed_name, title_chars, text_chars)
+            VALUES ('delete', old.id, old.title, old.author, old.body, old.feed_name, old.title_chars, old.text_chars);
+            INSERT INTO items_search (rowid, title, author, body, feed_name, title_chars, text_chars)
+            VALUES (new.id, new.title, new.author, new.body, new.feed_name, new.title_chars, new.text_chars);
         END
         """,
         """

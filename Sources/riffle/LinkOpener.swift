@@ -225,7 +225,7 @@ enum LinkOpener {
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = command.arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = GnuTLSImplicitInit.asTheUserLeftIt(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, command.program, &actions, &attributes, argv, envp)

@@ -11,6 +11,8 @@ func fail(_ message: String, status: Int32, json: Bool = false) -> Never {
 // No `await` here: it would make `main` async, and the runtime would end the main thread with a
 // forced unwind that keeps the binary's unwind tables resident (`waitForCommand`); .ci/check-release
 // fails if `main` is async again.
+// Before any thread starts: GnuTLS, loaded with libcurl and never used, stays unset-up (GnuTLSImplicitInit).
+_ = GnuTLSImplicitInit.skipped
 // With --timings standard error is JSON lines only, usage errors included.
 let timings = CommandLine.arguments.dropFirst().contains("--timings")
 do {

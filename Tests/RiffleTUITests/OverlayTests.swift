@@ -6,8 +6,8 @@ import Testing
 @Suite("help and log overlays")
 struct OverlayTests {
     @Test func questionMarkShowsEveryKeyInACentredBox() {
-        // Given the list on a 60x40 screen
-        var state = Fixture.state(size: Size(width: 60, height: 40))
+        // Given the list on a 60x44 screen
+        var state = Fixture.state(size: Size(width: 60, height: 44))
         // When ? is pressed
         state.press("?")
         // Then a box lists the keys, a command and its opposite on one line
@@ -64,24 +64,24 @@ struct OverlayTests {
     }
 
     @Test func onASmallScreenTheHelpScrollsWithJAndK() {
-        // Given the help on a 60x12 screen: 8 of its 30 lines fit
+        // Given the help on a 60x12 screen: 8 of its 35 lines fit
         var state = Fixture.state(size: Size(width: 60, height: 12))
         state.press("?")
         var lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ j ↓ k ↑          move down / up                       │")
-        #expect(lines[10] == " │ j k scroll · 1-8 of 30 · other keys close             │")
+        #expect(lines[10] == " │ j k scroll · 1-8 of 35 · other keys close             │")
         // When j is pressed three times and ↑ once
         state.press("j"); state.press("j"); state.press(.down); state.press(.up)
         // Then the box shows lines 3-10, and the list under it has not moved
         lines = App.view(state).trimmedLines
         #expect(lines[1] == " │ Space PgDn PgUp  a screen down / up                   │")
-        #expect(lines[10] == " │ j k scroll · 3-10 of 30 · other keys close            │")
+        #expect(lines[10] == " │ j k scroll · 3-10 of 35 · other keys close            │")
         #expect(state.list.selection == 0)
         // And it stops at the last line
-        for _ in 0..<30 { state.press("j") }
+        for _ in 0..<35 { state.press("j") }
         lines = App.view(state).trimmedLines
-        #expect(lines[8] == " │ wheel, click     move 3 / select                      │")
-        #expect(state.screens.overlay == .help(scroll: 22))
+        #expect(lines[8] == " │ Del              typing: delete under the cursor      │")
+        #expect(state.screens.overlay == .help(scroll: 27))
         // When another key is pressed, the help closes and the key does nothing else
         #expect(state.press("q") == [] && state.screens.overlay == nil && !state.shouldQuit)
     }
@@ -205,5 +205,54 @@ struct OverlayTests {
         #expect(App.view(state).trimmedLines[3].contains("no messages"))
         state.press("q")
         #expect(state.screens.overlay == nil && !state.shouldQuit)
+    }
+}
+
+@Suite("help: the keys that edit a line being typed")
+struct HelpTypingKeysTests {
+    @Test func onAnEightyByTwentyFourTerminalTheHelpEndsWithTheTypingKeys() {
+        // Given the help on an 80x24 terminal
+        var state = Fixture.state(size: Size(width: 80, height: 24))
+        state.press("?")
+        var lines = App.view(state).trimmedLines
+        // Then its box fits, and it scrolls
+        #expect(lines.count == 24)
+        #expect(lines.first?.contains("┌─ keys ─") == true && lines.last?.contains("┘") == true)
+        #expect(lines.contains { $0.contains("j k scroll · 1-20 of 35 · other keys close") }, "\(lines.joined(separator: "\n"))")
+        // When scrolled to the end
+        for _ in 0..<40 { state.press("j") }
+        lines = App.view(state).trimmedLines
+        // Then the keys that edit the filter, search and the prompts are listed, as the rest are
+        for line in [
+            "│ wheel, click     move 3 / select                      │",
+            "│ ← → ^b ^f        typing: a character back / on        │",
+            "│ ^a ^e            typing: to the start / end           │",
+            "│ ^u ^k            typing: delete before / after cursor │",
+            "│ ^w               typing: delete the word before       │",
+            "│ Del              typing: delete under the cursor      │",
+        ] {
+            #expect(lines.contains { $0.hasSuffix(line) }, "\(line)")
+        }
+    }
+
+    @Test func everyKeyThatEditsALineIsListedAndEveryOneListedEdits() {
+        let listed = TextField.help.flatMap(\.keys)
+        // Every key that a line takes is listed, but a character, Backspace, and Home and End (which
+        // move the list while the filter is open: the help lists them so)
+        for key in OverlayTests.everyKey where ![.backspace, .control("h"), .home, .end].contains(key) {
+            if case .character = key { continue }
+            var field = TextField("ab cd")
+            if field.edit(key) {
+                #expect(listed.contains(key), "\(key) edits a line but the help does not list it")
+            }
+        }
+        // And each listed key changes a line with the cursor in its middle
+        for key in listed {
+            var field = TextField("ab cd")
+            _ = field.edit(.left)
+            _ = field.edit(.left)
+            let before = field
+            #expect(field.edit(key) && field != before, "the help lists \(key), which edits nothing")
+        }
     }
 }

@@ -126,6 +126,30 @@ struct LinkOpenerTests {
         #expect(browsers.record("my browser") == [Self.link, "NO-TERMINAL"])
     }
 
+    @Test func theBrowserGetsTheEnvironmentAsTheUserLeftIt() throws {
+        let browsers = try Browsers()
+        defer { browsers.cleanUp() }
+        let script = browsers.folder.appending(path: "envbrowser")
+        let record = browsers.folder.appending(path: "envbrowser.record").path
+        try Browsers.writeExecutable("""
+            #!/bin/sh
+            { echo "${\(GnuTLSImplicitInit.variable)-unset}"; echo END; } > '\(record)'
+
+            """, to: script.path)
+        // As in riffle's main: riffle sets the variable for itself unless the user did.
+        let riffleSetIt = GnuTLSImplicitInit.skipped
+        var environment = ProcessInfo.processInfo.environment
+        #expect(environment[GnuTLSImplicitInit.variable] != nil)
+        environment["BROWSER"] = script.path
+        #expect(LinkOpener.open(URL(string: Self.link)!, environment: environment) { $0() } == .success("envbrowser"))
+        let seen = browsers.record("envbrowser")
+        if riffleSetIt {
+            #expect(seen == ["unset"], "riffle's own GnuTLS setting is not passed on to the browser")
+        } else {
+            #expect(seen == [environment[GnuTLSImplicitInit.variable]!], "the user's own setting is")
+        }
+    }
+
     @Test func withoutBrowserXdgOpenIsUsed() throws {
         let browsers = try Browsers()
         defer { browsers.cleanUp() }

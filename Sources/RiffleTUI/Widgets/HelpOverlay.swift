@@ -5,13 +5,15 @@ package struct HelpOverlay: Sendable {
     package struct Binding: Sendable, Equatable {
         /// The keys as the help shows them, e.g. "j ↓".
         package var label: String
-        /// The keys the label stands for (empty for the mouse).
+        /// The keys the label stands for, on a screen (empty for the mouse, and for the keys that
+        /// edit a line being typed: `TextField.help`).
         package var keys: [Key]
         /// What they do.
         package var action: String
     }
 
-    /// The lines, in the order of `Command` (commands without a key are left out), then the mouse.
+    /// The lines, in the order of `Command` (commands without a key are left out), then the mouse,
+    /// then the keys that edit a line being typed (the filter, search, the prompts), each saying "typing:".
     /// Tests check that every key the browser answers is listed, and that every key listed does something.
     package let bindings: [Binding]
 
@@ -36,6 +38,7 @@ package struct HelpOverlay: Sendable {
             bindings.append(Binding(label: keys.map(KeyMap.label).joined(separator: " "), keys: keys, action: command.summary))
         }
         bindings.append(Binding(label: "wheel, click", keys: [], action: "move 3 / select"))
+        bindings += TextField.help.map { Binding(label: $0.keys.map(KeyMap.label).joined(separator: " "), keys: [], action: "typing: " + $0.action) }
         self.bindings = bindings
         self.scroll = scroll
         scrollKeys = [Command.down, .up].compactMap { keymap.keys(for: $0).first.map(KeyMap.label) }.joined(separator: " ")

@@ -64,6 +64,17 @@ package struct TextField: Sendable, Equatable {
         return true
     }
 
+    /// The editing keys as the help (`?`) lists them, each line with what it does: every key `edit`
+    /// takes but a character typed and Backspace, and only those (Home and End move the list while
+    /// the filter is open, so ^a and ^e stand for them).
+    package static let help: [(keys: [Key], action: String)] = [
+        ([.left, .right, .control("b"), .control("f")], "a character back / on"),
+        ([.control("a"), .control("e")], "to the start / end"),
+        ([.control("u"), .control("k")], "delete before / after cursor"),
+        ([.control("w")], "delete the word before"),
+        ([.delete], "delete under the cursor"),
+    ]
+
     /// Draws the line from `x` on row `y` within `width` columns, the cursor a reversed cell (the
     /// character under it, else a blank). A line too long for the room shows the part around the
     /// cursor: what is before it first, as that is what is being typed.
