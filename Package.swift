@@ -28,7 +28,7 @@ let package = Package(
     targets: [
         // Wide-character ncurses from Debian. No pkgConfig: SwiftPM would drop its -D flags with a warning.
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"])]),
-        // SQLite from Debian, for the response cache's index.
+        // SQLite from Debian, for the response cache's index and the reading log (through RiffleStorage).
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         // Data files (demo feed, presets, themes), compiled in by the EmbedAssets plugin; see Assets/RiffleAssets.swift.
         .target(name: "RiffleAssets", path: "Assets", plugins: ["EmbedAssets"]),

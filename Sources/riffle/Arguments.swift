@@ -50,6 +50,9 @@ struct Arguments: Equatable {
         "--yes": [.cache],
     ]
 
+    /// What `riffle help TOPIC` takes: the commands' names.
+    static let helpTopics = Command.allCases.filter { ![.browse, .help, .version].contains($0) }.map(\.rawValue)
+
     /// Parses `argv` without the program name.
     static func parse(_ argv: [String]) throws(UsageError) -> Arguments {
         var arguments = Arguments()
@@ -91,8 +94,14 @@ struct Arguments: Equatable {
         }
         // `--cache-dir "$UNSET"` is a mistake, not the default cache (which `cache clear --yes` would empty).
         if arguments.values["--cache-dir"]?.isEmpty == true { throw UsageError("option --cache-dir needs a folder, got ''") }
-        // `riffle help` (and `riffle help dump`) is `riffle --help`, as in git and most tools.
+        // `riffle help` (and `riffle help dump`) is `riffle --help`, as in git and most tools; a topic
+        // that is no command is a mistake (a typo, a command riffle does not have), not the help.
         if positionals.first == Command.help.rawValue {
+            let topics = positionals.dropFirst()
+            if let topic = topics.first(where: { !helpTopics.contains($0) }) {
+                throw UsageError("unknown help topic '\(topic)' (use " + helpTopics.dropLast().joined(separator: ", ") + " or \(helpTopics.last!))")
+            }
+            guard topics.count <= 1 else { throw UsageError("riffle help takes one topic, got \(topics.count): \(topics.joined(separator: " "))") }
             arguments.command = .help
             return arguments
         }

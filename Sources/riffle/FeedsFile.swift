@@ -5,7 +5,8 @@ import RiffleKit
 /// in the feed list): one member edited in the text (`JSONTextEditor`), the rest byte for byte as
 /// written, the result checked to read as a feeds file, then written atomically (a temporary file in
 /// the same folder, synced, renamed over it). A file riffle creates is 0600 in a 0700 folder; an
-/// existing one keeps its mode. A link to the file is followed: the file it names is replaced.
+/// existing one keeps its mode, and a read-only one is left alone (`isReadOnly`). A link to the
+/// file is followed: the file it names is replaced.
 struct FeedsFile {
     /// Where the file is.
     let path: String
@@ -36,13 +37,14 @@ struct FeedsFile {
     }
 
     /// Applies `change` to the file's text and writes the result, once it reads as a feeds file.
-    /// - Throws: `Problem` naming the file: it is not JSON, not an object, `change`'s own problem, or
-    ///   the result would not read (nothing is written then).
+    /// - Throws: `Problem` naming the file: it is read-only, not JSON, not an object, `change`'s own
+    ///   problem, or the result would not read (nothing is written then).
     func edit(_ change: (inout JSONTextEditor) throws(Problem) -> Void) throws(Problem) {
         // Read, changed and replaced under the folder's lock: two edits at once (scripts running
         // `riffle add` in parallel, a pick in the browser meanwhile) each see the other's result.
         let lock = try Self.lockFolder(of: path)
         defer { close(lock) }
+        if Self.isReadOnly(path) { throw Problem("\(path) is read-only: nothing was written (make it writable to change its feeds)") }
         let original = try read()
         var editor: JSONTextEditor
         do { editor = try JSONTextEditor(original) } catch {
@@ -60,6 +62,15 @@ struct FeedsFile {
             throw Problem("not saved: \(error.description)")
         }
         try Self.writeAtomically(data, to: path)
+    }
+
+    /// Whether the file at `path` was made read-only (`chmod a-w`: its mode lets nobody write it) or
+    /// this user may not write it. Its folder may still be writable, and replacing the file there (a
+    /// rename) would overrule what its owner asked; false when there is no file yet.
+    static func isReadOnly(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & 0o222 == 0 || access(path, W_OK) != 0
     }
 
     /// How long an edit waits for another program's edit of the same file to finish.

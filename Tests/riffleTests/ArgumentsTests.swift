@@ -33,6 +33,10 @@ struct ArgumentsTests {
         #expect(throws: Arguments.UsageError("option --refresh takes no value")) { try Arguments.parse(["dump", "--refresh=yes"]) }
         #expect(throws: Arguments.UsageError("option --cache-dir needs a folder, got ''")) { try Arguments.parse(["cache", "clear", "--yes", "--cache-dir", ""]) }
         #expect(throws: Arguments.UsageError("option --cache-dir needs a folder, got ''")) { try Arguments.parse(["dump", "hn", "--cache-dir="]) }
+        #expect(throws: Arguments.UsageError("unknown help topic 'extra' (use dump, inspect, cache, feeds, add or search)")) {
+            try Arguments.parse(["help", "extra"])
+        }
+        #expect(throws: Arguments.UsageError("riffle help takes one topic, got 2: dump search")) { try Arguments.parse(["help", "dump", "search"]) }
         #expect(throws: Arguments.UsageError("option --first-page needs a whole number from 0 to 9, got 'x'")) {
             try Arguments.parse(["--first-page", "x"]).integer("--first-page", in: 0...9)
         }

@@ -21,8 +21,11 @@ struct CommandLineTests {
     @Test func nonHTTPScheme() async throws { try await expectUsageError(["ftp://example.com/{page}"], mentions: "unsupported URL scheme 'ftp'") }
     @Test func optionWithoutValue() async throws { try await expectUsageError(["--first-page"], mentions: "--first-page needs a value") }
     @Test func notATerminal() async throws { try await expectUsageError([], mentions: "standard output is not a terminal") }
+    @Test func unknownHelpTopic() async throws {
+        try await expectUsageError(["help", "extra"], mentions: "riffle: unknown help topic 'extra' (use dump, inspect, cache, feeds, add or search)")
+    }
 
-    @Test(arguments: [["help"], ["help", "dump"], ["-h"], ["dump", "--help"]])
+    @Test(arguments: [["help"], ["help", "dump"], ["help", "cache"], ["-h"], ["dump", "--help"]])
     func helpIsTheSameHoweverAskedFor(arguments: [String]) async throws {
         let result = try await RiffleBinary.run(arguments)
         #expect(result.status == 0)

@@ -103,6 +103,18 @@ struct FeedsInOneLineTests {
         #expect(config.text == before)
     }
 
+    @Test func addRefusesAReadOnlyFileNamingItAndLeavesItAsItWas() async throws {
+        let before = #"{"feeds": {"rust": "reddit:rust"}}"#
+        let config = try Config(before)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: config.file.path)
+        let result = try await RiffleBinary.run(["add", "swift", "reddit:swift"], environment: config.environment)
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(result.stderr == "riffle: \(config.file.path) is read-only: nothing was written (make it writable to change its feeds)\n")
+        #expect(config.text == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: config.file.path)[.posixPermissions] as? Int == 0o444)
+        #expect(config.leftovers.isEmpty)
+    }
+
     @Test func addRunsFromTheCommandLine() async throws {
         let config = try Config(#"{"feeds": {"rust": "reddit:rust"}}"#)
         let added = try await RiffleBinary.run(["add", "swift", "reddit:swift"], environment: config.environment)
