@@ -11,9 +11,12 @@ import PackageDescription
 /// unsafe flags) reach the metadata of a generic type at a concrete type through its accessor, not by
 /// demangling its name at run time, which looks up each of its conformances by scanning every
 /// conformance record in the binary: that was about 15% of the CPU before the first paint
-/// (DECISIONS.md, "Generic metadata is reached by accessor in the app's modules").
-let metadataByAccessor: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
+/// (DECISIONS.md, "Generic metadata is reached by accessor in the app's modules"). They put each
+/// function in a section of its own, so Linker/riffle.order places the functions that run, not whole
+/// files (DECISIONS.md, "The code that runs is packed together").
+let appModuleFlags: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-function-sections"],
+                 .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -43,15 +46,15 @@ let package = Package(
         .target(name: "RiffleCache", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleStorage"]),
         .target(name: "RiffleKit", dependencies: ["RiffleJSON", "RiffleHTTP", "RiffleCache", "RiffleAssets"]),
         // The reading log (seen marks, search): the app's, beside the library rather than in it.
-        .target(name: "RiffleReading", dependencies: ["RiffleKit", "RiffleStorage"], swiftSettings: metadataByAccessor),
+        .target(name: "RiffleReading", dependencies: ["RiffleKit", "RiffleStorage"], swiftSettings: appModuleFlags),
         .target(name: "CWidth"),
-        .target(name: "RiffleTUI", dependencies: ["RiffleKit", "RiffleReading", "CWidth"], swiftSettings: metadataByAccessor),
+        .target(name: "RiffleTUI", dependencies: ["RiffleKit", "RiffleReading", "CWidth"], swiftSettings: appModuleFlags),
         .target(name: "CTerminal"),
-        .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"], swiftSettings: metadataByAccessor),
+        .target(name: "NcursesTerminal", dependencies: ["RiffleTUI", "CNcursesw", "CTerminal"], swiftSettings: appModuleFlags),
         .target(name: "DemoServer", dependencies: ["RiffleAssets", "RiffleHTTP"]),
-        .target(name: "RiffleBrowser", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI"], swiftSettings: metadataByAccessor),
+        .target(name: "RiffleBrowser", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI"], swiftSettings: appModuleFlags),
         .executableTarget(name: "riffle", dependencies: ["RiffleKit", "RiffleReading", "RiffleTUI", "RiffleBrowser", "NcursesTerminal", "DemoServer", "RiffleAssets"],
-                          swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))] + metadataByAccessor,
+                          swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))] + appModuleFlags,
                           // Linker/static-libstdc++ holds a libstdc++.so that names libstdc++.a: found first, it links the
                           // runtime's C++ parts statically (DECISIONS.md, "libstdc++ is linked statically"). lld lays the
                           // code that runs out together, in Linker/riffle.order's order (DECISIONS.md, "The code that runs

@@ -192,6 +192,11 @@ extension RiffleError {
             default: return .cannotConnect(host: host, reason: detail.isEmpty ? "connection failed" : detail)
             }
         case 28: return sent ? .timedOut(host: host) : .cannotConnect(host: host, reason: noAnswerReason)
+        // A chunked body whose chunk sizes do not read (libcurl: "Malformed encoding found in
+        // chunked-encoding", "Illegal or missing hexadecimal sequence..."): the server's answer, and it
+        // would come so again. A reset or a TLS read failure is the same code with other words: lost.
+        case 56 where detail.range(of: "chunk", options: .caseInsensitive) != nil:
+            return .badResponse(host: host, reason: brokenChunksReason)
         case 16, 18, 52, 55, 56, 92:
             // HTTP/2 framing, a body shorter than announced, an empty answer, a reset: the connection broke.
             return .cannotConnect(host: host, reason: connectionLostReason)
@@ -223,6 +228,9 @@ extension RiffleError {
 
     /// The `badResponse` reason for a body its `Content-Encoding` does not decode.
     static let undecodableReason = "the body's Content-Encoding does not decode"
+
+    /// The `badResponse` reason for a chunked body whose chunks do not read.
+    static let brokenChunksReason = "the body's chunked encoding does not read"
 
     /// The `cannotConnect` reason for a connection that broke mid-request (retried as transient).
     public static let connectionLostReason = "connection lost"

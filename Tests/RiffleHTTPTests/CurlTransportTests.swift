@@ -124,6 +124,45 @@ struct CurlTransportTests {
         #expect(listener.connectionCount == 1)
     }
 
+    /// A chunked body whose chunk sizes do not read (a size that is no hex number, a chunk longer than
+    /// its size) is a bad answer from the server, asked once: libcurl reports it as a receive error,
+    /// which read "lost the connection" and was asked three times, getting the same answer each time.
+    /// A connection reset mid-body stays a lost connection (`aResetMidBodyIsALostConnection...`).
+    @Test(arguments: ["ZZZ\r\n{}\r\n0\r\n\r\n", "2\r\n[{\"id\": 1}]\r\n0\r\n\r\n"])
+    func aBrokenChunkedBodyIsABadAnswerAskedOnce(chunks: String) async throws {
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks)
+        }
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = { _ in }
+        let error = await riffleError { () async throws(RiffleError) in
+            try await Client(configuration, transport: transport).send(Endpoint<JSONValue>(.get, "/"))
+        }
+        #expect(error == .badResponse(host: "127.0.0.1:\(listener.port)", reason: RiffleError.brokenChunksReason))
+        #expect(error?.description == "bad answer from 127.0.0.1:\(listener.port): the body's chunked encoding does not read")
+        #expect(listener.connectionCount == 1)
+    }
+
+    /// A connection reset in the middle of a chunked body is a lost connection, as before: tried again
+    /// on a fresh one (three connections), where a broken chunk above is asked once.
+    @Test func aResetMidBodyIsALostConnectionTriedAgain() async throws {
+        let listener = try ScriptedListener { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[{\r\n")
+            // Closed with SO_LINGER 0: the peer gets a reset, not an orderly end.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        var configuration = Client.Configuration(baseURL: listener.url(), environment: [:])
+        configuration.sleep = { _ in }
+        let error = await riffleError { () async throws(RiffleError) in
+            try await Client(configuration, transport: transport).send(Endpoint<JSONValue>(.get, "/"))
+        }
+        #expect(error == .cannotConnect(host: "127.0.0.1:\(listener.port)", reason: RiffleError.connectionLostReason))
+        #expect(listener.connectionCount == 3)
+    }
+
     /// A body shorter than its `Content-Length`, the connection closed: the answer was cut short and
     /// the error says how much of it came (as sent: for a gzip body, its compressed bytes).
     @Test func aBodyShorterThanItsLengthSaysHowMuchArrived() async throws {

@@ -50,6 +50,12 @@ final class BodyNextLinkTests: Sendable {
     @Test(arguments: [
         (#"{"next": "?page=2", "results": [{"id": 1}]}"#, "https://api.test/v1/items?page=2"),
         (#"{"next": "/v2/items?page=2", "results": [{"id": 1}]}"#, "https://api.test/v2/items?page=2"),
+        // From the API's base path (Mealie's): read under the page's own path, which ends with it.
+        (#"{"next": "/items?page=2", "results": [{"id": 1}]}"#, "https://api.test/v1/items?page=2"),
+        (#"{"next": "/v1/items?page=2", "results": [{"id": 1}]}"#, "https://api.test/v1/items?page=2"),
+        (#"{"next": "/items/?page=2", "results": [{"id": 1}]}"#, "https://api.test/items/?page=2"),
+        (#"{"next": "/tems?page=2", "results": [{"id": 1}]}"#, "https://api.test/tems?page=2"),
+        (#"{"next": "/?page=2", "results": [{"id": 1}]}"#, "https://api.test/?page=2"),
         (#"{"next": "javascript:alert(1)", "results": [{"id": 1}]}"#, nil),
         (#"{"next": "file:///etc/passwd", "results": [{"id": 1}]}"#, nil),
         (#"{"next": "eyJwYWdlIjoyfQ", "results": [{"id": 1}]}"#, nil),
@@ -94,6 +100,26 @@ final class BodyNextLinkTests: Sendable {
         let again = PageLoader(feed: feed, cacheDirectory: cache, transport: CurlTransport())
         #expect(try await again.load(2).items.map(\.title) == ["item 2-1", "item 2-2"])
         #expect(server.requestCount == 3)
+    }
+
+    /// Mealie's shape: `next` is written from the API's base path (`/recipes?page=2&perPage=2` for a
+    /// page at `/api/recipes`), which read from the server's root was a 404 at page 2.
+    @Test func aNextLinkFromTheAPIsBasePathLeadsToTheNextPage() async throws {
+        let server = try HTTPServer { request in
+            guard request.path == "/api/recipes" else { return .json(#"{"detail": "Not Found"}"#, status: 404) }
+            let page = Int(request.query("page") ?? "") ?? 1
+            let next = page < 3 ? "\"/recipes?page=\(page + 1)&perPage=2\"" : "null"
+            let items = (1...2).map { #"{"id": "\#(page)-\#($0)", "name": "recipe \#(page)-\#($0)"}"# }.joined(separator: ",")
+            return .json(#"{"page": \#(page), "per_page": 2, "total": 6, "total_pages": 3, "items": [\#(items)], "next": \#(next), "previous": null}"#)
+        }
+        defer { server.stop() }
+        let template = server.url("/api/recipes?perPage=2").absoluteString
+        let loader = PageLoader(feed: try Feed(template: template, pagination: Pagination.implied(by: template)),
+                                cacheDirectory: cache, transport: CurlTransport())
+        let pages = [try await loader.load(1), try await loader.load(2), try await loader.load(3)]
+        #expect(pages.map { $0.items.map(\.title) } == [["recipe 1-1", "recipe 1-2"], ["recipe 2-1", "recipe 2-2"], ["recipe 3-1", "recipe 3-2"]])
+        #expect(pages.map(\.isLastPage) == [false, false, true])
+        #expect(server.requests.map(\.target) == ["/api/recipes?perPage=2", "/api/recipes?page=2&perPage=2", "/api/recipes?page=3&perPage=2"])
     }
 
     /// An API that numbers its pages (Algolia's `page` and `nbPages`) given without `{page}`: page 1

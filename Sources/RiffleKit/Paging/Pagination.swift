@@ -153,11 +153,24 @@ public struct Pagination: Sendable, Hashable {
                 return URL(string: target, relativeTo: base)?.absoluteURL
             }
             guard let target = EndSignals(document, around: array).nextLink,
-                  let url = URL(string: target, relativeTo: base)?.absoluteURL,
+                  let url = URL(string: Self.underBasePath(target, of: base), relativeTo: base)?.absoluteURL,
                   let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false
             else { return nil }
             return url
         }
+    }
+
+    /// A next link written from the API's base path rather than the server's root, read under that
+    /// base: Mealie answers `/api/recipes?page=1` with `"next": "/recipes?page=2"`, which from the root
+    /// is a 404. A link from the root (`/…`) whose path is the end of the page's own path, at a `/`,
+    /// gets the rest of the page's path before it (`/api/recipes?page=2`): the next page of a list is
+    /// that list. Any other link is kept as written (`/v2/items?page=2` on `/v1/items` too).
+    static func underBasePath(_ link: String, of page: URL) -> String {
+        guard link.hasPrefix("/"), !link.hasPrefix("//") else { return link }
+        let linkPath = link.prefix { $0 != "?" && $0 != "#" }
+        guard linkPath.count > 1, let pagePath = URLComponents(url: page, resolvingAgainstBaseURL: true)?.percentEncodedPath,
+              pagePath.count > linkPath.count, pagePath.hasSuffix(linkPath) else { return link }
+        return pagePath.dropLast(linkPath.count) + link
     }
 
     /// The target of `rel="next"` in an RFC 8288 `Link` header value, e.g.
