@@ -10,7 +10,7 @@ extension RiffleError {
     package static func status(of response: HTTPResponse, now: Date = Date()) -> RiffleError {
         let excerpt = excerpt(response.body)
         guard let wait = waitAsked(by: response, now: now) else { return .httpStatus(code: response.status, excerpt: excerpt) }
-        let note = "try again in " + waitText(seconds: wait)
+        let note = waitPrefix + waitText(seconds: wait)
         return .httpStatus(code: response.status, excerpt: excerpt.isEmpty ? note : note + "; " + excerpt)
     }
 
@@ -45,6 +45,27 @@ extension RiffleError {
         default: return "\((minutes + 1_439) / 1_440)d"
         }
     }
+
+    /// How long the server asked to be left alone, as `status(of:)` wrote it at the start of the
+    /// error ("try again in 1h 30m"), in seconds; nil for any other error. What a watch waits before
+    /// it asks again, rather than spending a used-up quota every interval.
+    package var waitAsked: TimeInterval? {
+        guard case .httpStatus(_, let excerpt) = self, excerpt.hasPrefix(Self.waitPrefix) else { return nil }
+        var seconds = 0
+        for part in excerpt.dropFirst(Self.waitPrefix.count).prefix(while: { $0 != ";" }).split(separator: " ") {
+            guard let unit = part.last, let count = Int(part.dropLast()), count >= 0 else { return nil }
+            switch unit {
+            case "s": seconds += count
+            case "m": seconds += count * 60
+            case "h": seconds += count * 3_600
+            case "d": seconds += count * 86_400
+            default: return nil
+            }
+        }
+        return seconds > 0 ? TimeInterval(seconds) : nil
+    }
+
+    private static let waitPrefix = "try again in "
 
     private static func number(_ text: String) -> Double? {
         Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }

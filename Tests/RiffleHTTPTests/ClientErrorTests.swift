@@ -80,7 +80,10 @@ struct ClientErrorTests {
         let now = Date(timeIntervalSince1970: 1_796_385_600)  // Fri, 04 Dec 2026 12:00:00 GMT
         let response = HTTPResponse(status: 429, headers: [header.lowercased(): value, "x-ratelimit-remaining": "0"], body: Data("{}".utf8),
                                     url: URL(string: "http://127.0.0.1/x")!)
-        #expect(RiffleError.status(of: response, now: now) == .httpStatus(code: 429, excerpt: note.map { $0 + "; {}" } ?? "{}"))
+        let error = RiffleError.status(of: response, now: now)
+        #expect(error == .httpStatus(code: 429, excerpt: note.map { $0 + "; {}" } ?? "{}"))
+        // What the note says is what a watch waits: read back, it is the wait, rounded up as written.
+        #expect(error.waitAsked.map { RiffleError.waitText(seconds: Int($0)) } == note.map { String($0.dropFirst("try again in ".count)) })
     }
 
     @Test func aServerThatNeverAnswersTimesOutWithinTheBudget() async throws {

@@ -197,6 +197,22 @@ struct NewItemsTests {
         state.press("w")
         #expect(state.feed.watch == nil && state.send(.tick(Fixture.now.addingTimeInterval(5000))) == [])
     }
+
+    @Test func aWatchRefusedForAWhileAsksAgainOnlyWhenTheServerSaidItWouldAnswer() {
+        // Given a watch every 5 minutes whose revalidation the server refuses for 2 hours
+        var state = Fixture.state(showing: Self.page(["a", "b"]), size: Size(width: 80, height: 8))
+        state.press("w")
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(301))) == [.load(page: 1, policy: .returnCacheThenLoad)])
+        state.send(.pageFailed(page: 1, error: .request(.httpStatus(code: 429, excerpt: "try again in 2h; slow down"))))
+        #expect(state.toasts.last?.message.contains("try again in 2h") == true)
+        // Then the intervals within those 2 hours ask nothing, and the first after them asks again
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(602))) == [])
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(301 + 7_100))) == [])
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(301 + 7_201))) == [.load(page: 1, policy: .returnCacheThenLoad)])
+        // And a failure that says nothing of a wait keeps the interval
+        state.send(.pageFailed(page: 1, error: .request(.httpStatus(code: 500, excerpt: "boom"))))
+        #expect(state.send(.tick(Fixture.now.addingTimeInterval(301 + 7_201 + 301))) == [.load(page: 1, policy: .returnCacheThenLoad)])
+    }
 }
 
 @Suite("update: copying, comments, the feed list and search")

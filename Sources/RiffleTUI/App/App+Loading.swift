@@ -279,6 +279,12 @@ extension App {
         guard let i = state.feed.paging.requests.firstIndex(where: { $0.page == page }) else { return [] }
         let request = state.feed.paging.requests.remove(at: i)
         if error.isOffline { state.feed.isOffline = true }
+        // A watch refused for a while (a 429's Retry-After, GitHub's used-up quota) asks again only
+        // once the server said it would answer, not every interval until then.
+        if request.purpose == .watch, let wait = error.requestError?.waitAsked, var watch = state.feed.watch {
+            watch.next = max(watch.next, state.now.addingTimeInterval(wait))
+            state.feed.watch = watch
+        }
         if request.purpose == .reload, var tally = state.feed.paging.reloads, tally.pending.remove(page) != nil {
             sayReloadFailure(&state, &tally, page: page, reason: "\(error)")
             state.feed.paging.reloads = tally
