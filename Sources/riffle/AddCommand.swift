@@ -59,7 +59,8 @@ enum AddCommand {
     }
 }
 
-/// What a feed may be called in the feeds file: what `riffle NAME` can open.
+/// What a feed may be called in the feeds file: what `riffle NAME` can open. `riffle add`, the feed
+/// list's rename and reading the file ask the same.
 enum FeedNames {
     /// - Throws: a one-line message saying what is wrong with `name`.
     static func check(_ name: String) throws(Arguments.UsageError) {
@@ -69,6 +70,14 @@ enum FeedNames {
         }
         guard Arguments.Command(rawValue: name) == nil || name == Arguments.Command.browse.rawValue else {
             throw .init("'\(name)' is one of riffle's commands: choose another name")
+        }
+    }
+
+    /// Checks every feed of `catalog`, read from `file`.
+    /// - Throws: the first name that cannot be a feed's, in one line naming the file and the entry.
+    static func check(_ catalog: FeedCatalog, file: String) throws(Arguments.UsageError) {
+        for definition in catalog.definitions {
+            do { try check(definition.name) } catch { throw .init("\(file): feed '\(definition.name)': \(error.description)") }
         }
     }
 }

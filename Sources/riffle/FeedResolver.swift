@@ -24,12 +24,10 @@ enum FeedResolver {
             guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: location.path) else {
                 throw .init("\(location.path): \(isFolder.boolValue ? "a folder, not a file" : "not readable")")
             }
-            do {
-                return Catalogs(presets: presets, user: try FeedCatalog.parse(data, file: location.path, presets: presets),
-                                userFile: location.path)
-            } catch {
-                throw .init(error.description)
-            }
+            let user: FeedCatalog
+            do { user = try FeedCatalog.parse(data, file: location.path, presets: presets) } catch { throw .init(error.description) }
+            try FeedNames.check(user, file: location.path)
+            return Catalogs(presets: presets, user: user, userFile: location.path)
         }
     }
 

@@ -58,9 +58,9 @@ struct FeedsFile {
         }
         try change(&editor)
         let data = editor.data
-        do { _ = try FeedCatalog.parse(data, file: path, presets: presets) } catch {
-            throw Problem("not saved: \(error.description)")
-        }
+        let catalog: FeedCatalog
+        do { catalog = try FeedCatalog.parse(data, file: path, presets: presets) } catch { throw Problem("not saved: \(error.description)") }
+        do { try FeedNames.check(catalog, file: path) } catch { throw Problem("not saved: \(error.description)") }
         try Self.writeAtomically(data, to: path)
     }
 

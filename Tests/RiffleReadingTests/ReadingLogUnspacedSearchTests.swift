@@ -130,4 +130,24 @@ struct ReadingLogUnspacedSearchTests {
         let db = try SQLiteDatabase(path: log.path, access: .readWrite)
         try db.execute("INSERT INTO items_search (items_search, rank) VALUES ('integrity-check', 1)")
     }
+
+    /// The code-point shortcuts of `isWordScalar` agree with Unicode's properties for every assigned
+    /// character, so a word splits the same wherever it is answered.
+    @Test func theShortcutsAgreeWithUnicodesPropertiesForEveryCharacter() {
+        var disagree: [String] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned else { continue }
+            if ReadingLog.isWordScalar(scalar) != ReadingLog.isWordScalarByProperties(scalar) {
+                disagree.append(String(value, radix: 16))
+            }
+        }
+        #expect(disagree.isEmpty, "\(disagree.prefix(20))")
+    }
+
+    /// Text without an unspaced character keeps none, whatever else it holds; with one, its words.
+    @Test func onlyWordsHoldingUnspacedCharactersAreKeptInPieces() {
+        #expect(ReadingLog.unspacedWords("Swift — 6.0 is out 🎉, café") == "")
+        #expect(ReadingLog.unspacedWords("大阪と東京の天気 — news, 新しいiPhone用ケース!") == "大 阪 と 東 京 の 天 気 新 し い iPhone 用 ケ ー ス")
+        #expect(ReadingLog.words(of: "a_b, c-d 東京") == ["a", "b", "c", "d", "東京"])
+    }
 }

@@ -115,6 +115,23 @@ struct FeedsInOneLineTests {
         #expect(config.leftovers.isEmpty)
     }
 
+    @Test(arguments: [
+        ("a b", "a feed name may hold letters, digits and - _ . (not first -), got 'a b'"),
+        ("-x", "a feed name may hold letters, digits and - _ . (not first -), got '-x'"),
+        ("dump", "'dump' is one of riffle's commands: choose another name"),
+        (String(repeating: "n", count: 65), "a feed name needs 1 to 64 characters, got 65"),
+    ])
+    func theFileRefusesTheNamesAddRefusesNamingTheEntry(name: String, problem: String) async throws {
+        // Given a feeds file with a name riffle add refuses (which riffle NAME could not open)
+        let config = try Config(#"{"feeds": {"ok": "hn", "\#(name)": "reddit:rust"}}"#)
+        // Then reading it is one line naming the file, the entry and what is wrong, as add says it
+        let line = "\(config.file.path): feed '\(name)': \(problem)"
+        #expect(throws: Arguments.UsageError(line)) { try FeedResolver.Catalogs.load(environment: config.environment) }
+        #expect(throws: Arguments.UsageError(problem)) { try AddCommand.add(name: name, feed: "hn", environment: [:]) }
+        let listed = try await RiffleBinary.run(["feeds"], environment: config.environment)
+        #expect(listed.status == 2 && listed.stdout.isEmpty && listed.stderr == "riffle: \(line)\n", "\(listed.stderr)")
+    }
+
     @Test func addRunsFromTheCommandLine() async throws {
         let config = try Config(#"{"feeds": {"rust": "reddit:rust"}}"#)
         let added = try await RiffleBinary.run(["add", "swift", "reddit:swift"], environment: config.environment)
