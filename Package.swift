@@ -15,7 +15,8 @@ import PackageDescription
 /// function in a section of its own, so Linker/riffle.order places the functions that run, not whole
 /// files (DECISIONS.md, "The code that runs is packed together").
 let appModuleFlags: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-function-sections"],
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+                   "-Xfrontend", "-function-sections"],
                  .when(configuration: .release)),
 ]
 
