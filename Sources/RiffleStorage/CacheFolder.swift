@@ -100,20 +100,15 @@ package struct CacheFolder: Sendable {
     /// The bytes of `name` in `folders` when it is a regular file of `size` bytes (and inode
     /// `fileID`, when the index knows it).
     package func read(_ folders: [String], _ name: String, size: Int, fileID: UInt64?) -> Read {
-        inReadFolder(folders) { folder -> Read in
-            let (fd, info): (Int32, stat)
-            switch openRegularFile(in: folder, name) {
-            case .opened(let file, let status): (fd, info) = (file, status)
-            case .missing: return .missing
-            case .damaged(let why): return .damaged(why)
+        inReadFolder(folders) { folder in
+            withRegularFile(in: folder, name, missing: Read.missing, damaged: Read.damaged) { fd, info -> Read in
+                let fileID = fileID ?? UInt64(info.st_ino)
+                guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
+                guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
+                guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
+                guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than the index says") }
+                return .data(data, fileID: fileID)
             }
-            defer { close(fd) }
-            let fileID = fileID ?? UInt64(info.st_ino)
-            guard UInt64(info.st_ino) == fileID else { return .damaged("replaced by another file") }
-            guard Int(info.st_size) == size else { return .damaged("\(info.st_size) bytes where the index says \(size)") }
-            guard size <= Self.readLimit else { return .damaged("over \(Self.readLimit >> 20) MB") }
-            guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than the index says") }
-            return .data(data, fileID: fileID)
         } found: { read in
             if case .data = read { true } else { false }
         }
@@ -141,6 +136,19 @@ package struct CacheFolder: Sendable {
         let opened = openFolder(folders, create: false)
         if case .success(let folder) = opened { kept.keep(folder, for: folders) }
         return body(opened)
+    }
+
+    /// `body` with `name` in `opened` read-opened (a regular file, no link followed) and its status,
+    /// the descriptor closed after; `missing`, or `damaged` with why, when it is not there or not that.
+    private func withRegularFile<T>(in opened: Result<Folder, OpenFailure>, _ name: String, missing: T,
+                                    damaged: (String) -> T, _ body: (Int32, stat) -> T) -> T {
+        switch openRegularFile(in: opened, name) {
+        case .opened(let fd, let info):
+            defer { close(fd) }
+            return body(fd, info)
+        case .missing: return missing
+        case .damaged(let why): return damaged(why)
+        }
     }
 
     /// A file opened for reading by `openRegularFile`, or what was found instead.
@@ -200,21 +208,16 @@ package struct CacheFolder: Sendable {
     /// `expectedSize` reads from the record. The body is read only when the record is there and
     /// agrees on the size.
     package func readRecorded(_ folders: [String], _ name: String, expectedSize: ([UInt8]) -> Int?) -> RecordedRead {
-        inReadFolder(folders) { folder -> RecordedRead in
-            let (fd, info): (Int32, stat)
-            switch openRegularFile(in: folder, name) {
-            case .opened(let file, let status): (fd, info) = (file, status)
-            case .missing: return .missing
-            case .damaged(let why): return .damaged(why)
+        inReadFolder(folders) { folder in
+            withRegularFile(in: folder, name, missing: RecordedRead.missing, damaged: RecordedRead.damaged) { fd, info -> RecordedRead in
+                var record = [UInt8](repeating: 0, count: Self.recordLimit)
+                let length = record.withUnsafeMutableBytes { fgetxattr(fd, Self.recordAttribute, $0.baseAddress, $0.count) }
+                guard length > 0 else { return .unrecorded }
+                record.removeSubrange(length...)
+                guard let size = expectedSize(record), Int(info.st_size) == size, size <= Self.readLimit else { return .unrecorded }
+                guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than its record says") }
+                return .data(data, record: record, fileID: UInt64(info.st_ino))
             }
-            defer { close(fd) }
-            var record = [UInt8](repeating: 0, count: Self.recordLimit)
-            let length = record.withUnsafeMutableBytes { fgetxattr(fd, Self.recordAttribute, $0.baseAddress, $0.count) }
-            guard length > 0 else { return .unrecorded }
-            record.removeSubrange(length...)
-            guard let size = expectedSize(record), Int(info.st_size) == size, size <= Self.readLimit else { return .unrecorded }
-            guard let data = Self.readAll(fd, size: size) else { return .damaged("shorter than its record says") }
-            return .data(data, record: record, fileID: UInt64(info.st_ino))
         } found: { read in
             if case .data = read { true } else { false }
         }
